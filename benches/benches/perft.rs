@@ -1,0 +1,3 @@
+//! Placeholder: the perft benches land with the engine-core benches.
+
+fn main() {}

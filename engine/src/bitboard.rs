@@ -1,0 +1,294 @@
+//! Fixed-width bit sets: the storage layer under every board.
+//!
+//! [`BitSet`] is the one interface the rules are written against. It is
+//! implemented by `u64` (boards up to 8x8) and by [`Bits`], a
+//! `#[repr(transparent)]` array of `u64` words (10x10 and 12x12). Every method
+//! is `#[inline(always)]` so that, once the rules are monomorphised for a board
+//! size, shift amounts and masks are compile-time constants.
+
+use std::fmt::Debug;
+use std::hash::Hash;
+use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not, Sub};
+
+/// A set of cell indices `0..BITS`, with bitwise set operators.
+///
+/// `a - b` is set difference (`a & !b`).
+pub trait BitSet:
+    Copy
+    + Eq
+    + Hash
+    + Debug
+    + Default
+    + Send
+    + Sync
+    + 'static
+    + BitAnd<Output = Self>
+    + BitOr<Output = Self>
+    + BitXor<Output = Self>
+    + Not<Output = Self>
+    + Sub<Output = Self>
+    + BitAndAssign
+    + BitOrAssign
+    + BitXorAssign
+{
+    /// Number of bits the set can hold.
+    const BITS: usize;
+    /// The empty set.
+    const EMPTY: Self;
+
+    /// The set holding only `index`.
+    fn bit(index: usize) -> Self;
+    /// Number of members.
+    fn count(self) -> u32;
+    /// True when the set has no member.
+    fn is_empty(self) -> bool;
+    /// True when `index` is a member.
+    fn contains(self, index: usize) -> bool;
+    /// Smallest member; meaningless on the empty set.
+    fn lowest(self) -> usize;
+    /// The set without its smallest member.
+    fn without_lowest(self) -> Self;
+    /// Every member moved up by `n` places (members past `BITS` are lost).
+    fn shl(self, n: u32) -> Self;
+    /// Every member moved down by `n` places (members below 0 are lost).
+    fn shr(self, n: u32) -> Self;
+    /// Word `i` of the representation (bits `64 * i .. 64 * i + 64`).
+    fn word(self, i: usize) -> u64;
+    /// Number of 64-bit words in the representation.
+    const WORDS: usize;
+    /// Builds a set from its 64-bit words, low word first.
+    fn from_words(words: &[u64]) -> Self;
+
+    /// True when the set has at least one member.
+    #[inline(always)]
+    fn any(self) -> bool {
+        !self.is_empty()
+    }
+
+    /// Iterator over the members in increasing order.
+    #[inline(always)]
+    fn iter(self) -> Members<Self> {
+        Members(self)
+    }
+}
+
+/// Iterator over the members of a [`BitSet`], smallest first.
+#[derive(Clone, Copy, Debug)]
+pub struct Members<B>(B);
+
+impl<B: BitSet> Iterator for Members<B> {
+    type Item = usize;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<usize> {
+        if self.0.is_empty() {
+            None
+        } else {
+            let index = self.0.lowest();
+            self.0 = self.0.without_lowest();
+            Some(index)
+        }
+    }
+
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.0.count() as usize;
+        (n, Some(n))
+    }
+}
+
+impl<B: BitSet> ExactSizeIterator for Members<B> {}
+
+/// A bit set of `64 * W` bits stored as `W` little-endian `u64` words.
+#[repr(transparent)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Bits<const W: usize>(pub [u64; W]);
+
+impl<const W: usize> Default for Bits<W> {
+    #[inline(always)]
+    fn default() -> Self {
+        Bits([0; W])
+    }
+}
+
+impl<const W: usize> Bits<W> {
+    /// The set whose members are the indices `0..n`.
+    pub const fn low_bits(n: usize) -> Self {
+        let mut words = [0u64; W];
+        let mut i = 0;
+        while i < W {
+            let lo = i * 64;
+            words[i] = if n >= lo + 64 {
+                u64::MAX
+            } else if n > lo {
+                (1u64 << (n - lo)) - 1
+            } else {
+                0
+            };
+            i += 1;
+        }
+        Bits(words)
+    }
+}
+
+macro_rules! wide_binop {
+    ($tr:ident, $f:ident, $atr:ident, $af:ident, $op:tt) => {
+        impl<const W: usize> $atr for Bits<W> {
+            #[inline(always)]
+            fn $af(&mut self, rhs: Self) {
+                for (word, r) in self.0.iter_mut().zip(rhs.0) {
+                    *word $op r;
+                }
+            }
+        }
+        impl<const W: usize> $tr for Bits<W> {
+            type Output = Self;
+            #[inline(always)]
+            fn $f(mut self, rhs: Self) -> Self {
+                $atr::$af(&mut self, rhs);
+                self
+            }
+        }
+    };
+}
+
+wide_binop!(BitAnd, bitand, BitAndAssign, bitand_assign, &=);
+wide_binop!(BitOr, bitor, BitOrAssign, bitor_assign, |=);
+wide_binop!(BitXor, bitxor, BitXorAssign, bitxor_assign, ^=);
+
+impl<const W: usize> Not for Bits<W> {
+    type Output = Self;
+    #[inline(always)]
+    fn not(self) -> Self {
+        Bits(self.0.map(|w| !w))
+    }
+}
+
+impl<const W: usize> Sub for Bits<W> {
+    type Output = Self;
+    #[inline(always)]
+    fn sub(self, rhs: Self) -> Self {
+        self & !rhs
+    }
+}
+
+impl<const W: usize> BitSet for Bits<W> {
+    const BITS: usize = 64 * W;
+    const EMPTY: Self = Bits([0; W]);
+    const WORDS: usize = W;
+
+    #[inline(always)]
+    fn bit(index: usize) -> Self {
+        let mut words = [0; W];
+        words[index / 64] = 1 << (index % 64);
+        Bits(words)
+    }
+    #[inline(always)]
+    fn count(self) -> u32 {
+        self.0.iter().map(|w| w.count_ones()).sum()
+    }
+    #[inline(always)]
+    fn is_empty(self) -> bool {
+        self.0.iter().fold(0, |acc, w| acc | w) == 0
+    }
+    #[inline(always)]
+    fn contains(self, index: usize) -> bool {
+        self.0[index / 64] >> (index % 64) & 1 != 0
+    }
+    #[inline(always)]
+    fn lowest(self) -> usize {
+        let mut i = 0;
+        while i + 1 < W && self.0[i] == 0 {
+            i += 1;
+        }
+        i * 64 + self.0[i].trailing_zeros() as usize
+    }
+    #[inline(always)]
+    fn without_lowest(self) -> Self {
+        let mut words = self.0;
+        let mut i = 0;
+        while i < W {
+            if words[i] != 0 {
+                words[i] &= words[i] - 1;
+                break;
+            }
+            i += 1;
+        }
+        Bits(words)
+    }
+    #[inline(always)]
+    fn shl(self, n: u32) -> Self {
+        debug_assert!(n < 64);
+        let mut out = [0u64; W];
+        out[0] = self.0[0] << n;
+        let mut i = 1;
+        while i < W {
+            out[i] = (self.0[i] << n) | (self.0[i - 1] >> (64 - n));
+            i += 1;
+        }
+        Bits(out)
+    }
+    #[inline(always)]
+    fn shr(self, n: u32) -> Self {
+        debug_assert!(n < 64);
+        let mut out = [0u64; W];
+        let mut i = 0;
+        while i + 1 < W {
+            out[i] = (self.0[i] >> n) | (self.0[i + 1] << (64 - n));
+            i += 1;
+        }
+        out[W - 1] = self.0[W - 1] >> n;
+        Bits(out)
+    }
+    #[inline(always)]
+    fn word(self, i: usize) -> u64 {
+        self.0[i]
+    }
+    #[inline(always)]
+    fn from_words(words: &[u64]) -> Self {
+        let mut out = [0; W];
+        out.copy_from_slice(&words[..W]);
+        Bits(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn members<B: BitSet>(b: B) -> Vec<usize> {
+        b.iter().collect()
+    }
+
+    #[test]
+    fn wide_shifts_carry_across_words() {
+        let b = Bits::<3>::bit(63) | Bits::<3>::bit(127) | Bits::<3>::bit(5);
+        assert_eq!(members(b.shl(1)), vec![6, 64, 128]);
+        assert_eq!(members(b.shl(13)), vec![18, 76, 140]);
+        assert_eq!(members(b.shr(6)), vec![57, 121]);
+        assert_eq!(members(Bits::<3>::bit(191).shl(1)), Vec::<usize>::new());
+    }
+
+    #[test]
+    fn low_bits_and_counts() {
+        let b = Bits::<3>::low_bits(144);
+        assert_eq!(b.count(), 144);
+        assert!(b.contains(143) && !b.contains(144));
+        assert_eq!(Bits::<2>::low_bits(100).count(), 100);
+        assert_eq!(Bits::<2>::low_bits(0), Bits::<2>::EMPTY);
+    }
+
+    #[test]
+    fn iteration_crosses_words() {
+        let x: u64 = 0x8000_0000_0001_0401;
+        let w = Bits::<2>([x, x]);
+        let lo: Vec<usize> = members(Bits([x]));
+        let mut both = lo.clone();
+        both.extend(lo.iter().map(|i| i + 64));
+        assert_eq!(members(w), both);
+        assert_eq!(w.iter().len(), 8);
+        assert_eq!(w - Bits([x, 0]), Bits([0, x]));
+        // Set difference, not integer subtraction.
+        assert_eq!(Bits([1]) - Bits([2]), Bits([1]));
+    }
+}

@@ -1,0 +1,12 @@
+//! Rules, evaluation and search for Othello-family games (4x4 to 12x12,
+//! Duo-Othello) and Pente.
+//!
+//! Dependencies run one way: [`bitboard`] under [`reversi`] (rules); the
+//! [`game`] trait is what every search sees, never the rules' internals.
+
+pub mod bitboard;
+pub(crate) mod cpu;
+pub mod game;
+pub mod reversi;
+
+pub use cpu::has_fast_path;

@@ -1,0 +1,24 @@
+//! Reversi on every even board size from 4x4 to 12x12: geometry and bitboard
+//! kernels, positions, variants, the text form, hashing and perft.
+//!
+//! The rules are written once, generic over [`Geometry`]; each board size is
+//! a separate monomorphised copy with constant shifts and masks.
+
+mod geometry;
+mod perft;
+mod position;
+mod text;
+mod variant;
+pub mod zobrist;
+
+#[cfg(test)]
+mod tests;
+
+pub use geometry::{
+    COLUMN_LETTERS, Geometry, Size4, Size6, Size8, Size10, Size12, first_column, flips, last_column, legal_moves,
+    neighbours,
+};
+pub use perft::{MAX_DEPTH as MAX_PERFT_DEPTH, PerftCounts, perft};
+pub use position::{MAX_MOVES, Move, Position, Scoring};
+pub use text::{ParseError, disc_char, parse_rows, parse_side};
+pub use variant::Variant;
