@@ -4,9 +4,11 @@
 //! Dependencies run one way: [`bitboard`] under [`reversi`] (rules); the
 //! [`game`] trait is what every search sees, never the rules' internals.
 
+pub mod agent;
 pub mod bitboard;
 pub(crate) mod cpu;
 pub mod game;
 pub mod reversi;
+pub mod search;
 
 pub use cpu::has_fast_path;
