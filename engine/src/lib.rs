@@ -7,6 +7,8 @@
 pub mod agent;
 pub mod bitboard;
 pub(crate) mod cpu;
+pub mod cputime;
+pub mod eval;
 pub mod game;
 pub mod reversi;
 pub mod search;

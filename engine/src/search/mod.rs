@@ -24,6 +24,9 @@ pub struct EngineConfig {
     pub tt_mb: usize,
     /// Evaluation weights file written by the tuner (default: compiled in).
     pub weights: Option<PathBuf>,
+    /// Nodes per second this machine searches, as measured by a calibration
+    /// program; scales the time plan (default: the engine's own estimate).
+    pub nps_hint: Option<f64>,
 }
 
 /// The strong engine as a player of Reversi on geometry `G`.

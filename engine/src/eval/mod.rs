@@ -1,0 +1,27 @@
+//! Static evaluation: what a search calls at its horizon.
+//!
+//! Scores are from the side to move's point of view, in units where
+//! [`SCORE_PER_DISC`] is one disc of final margin, so evaluations and exact
+//! endgame scores (disc difference times [`SCORE_PER_DISC`]) compare directly.
+
+use crate::game::Game;
+
+/// Score units per disc of final margin.
+pub const SCORE_PER_DISC: i32 = 100;
+
+/// A static evaluation of states of `G`.
+pub trait Evaluator<G: Game>: Send + Sync {
+    /// The value of `state` for the side to move, in [`SCORE_PER_DISC`] units.
+    fn evaluate(&self, state: &G) -> i32;
+}
+
+/// The final score as if the game ended now: disc difference under the
+/// game's scoring. A null evaluation for solvers and tests.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct DiscDifference;
+
+impl<G: Game> Evaluator<G> for DiscDifference {
+    fn evaluate(&self, state: &G) -> i32 {
+        state.final_score_for_mover() * SCORE_PER_DISC
+    }
+}
