@@ -7,7 +7,7 @@
 
 use crate::agent::{Agent, Clock, Decision};
 use crate::game::Game;
-use crate::reversi::{Geometry, Position};
+use crate::reversi::{Geometry, Position, Variant};
 use std::path::PathBuf;
 
 /// How an engine player searches: the limits of one move and its resources.
@@ -31,18 +31,21 @@ pub struct EngineConfig {
 
 /// The strong engine as a player of Reversi on geometry `G`.
 pub struct ReversiEngine<G: Geometry> {
+    variant: Variant,
     config: EngineConfig,
     nodes: u64,
     geometry: std::marker::PhantomData<G>,
 }
 
 impl<G: Geometry> ReversiEngine<G> {
-    /// An engine with `config`; fails when the weights file cannot be used.
-    pub fn new(config: EngineConfig) -> Result<Self, String> {
+    /// An engine for `variant` (whose board must be `G`) with `config`; fails
+    /// when the weights file cannot be used.
+    pub fn new(variant: Variant, config: EngineConfig) -> Result<Self, String> {
+        assert_eq!(variant.size(), G::N, "variant {variant} is not played on this geometry");
         if let Some(path) = &config.weights {
             return Err(format!("{}: weight files are not supported yet", path.display()));
         }
-        Ok(ReversiEngine { config, nodes: 0, geometry: std::marker::PhantomData })
+        Ok(ReversiEngine { variant, config, nodes: 0, geometry: std::marker::PhantomData })
     }
 
     fn negamax(&mut self, pos: &Position<G>, depth: u32) -> i32 {
@@ -56,7 +59,7 @@ impl<G: Geometry> ReversiEngine<G> {
 
 impl<G: Geometry> Agent<Position<G>> for ReversiEngine<G> {
     fn name(&self) -> String {
-        "engine".into()
+        format!("engine-{}", self.variant)
     }
 
     fn choose(&mut self, state: &Position<G>, _clock: &Clock) -> Decision<crate::reversi::Move<G>> {
