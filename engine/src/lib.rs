@@ -12,5 +12,6 @@ pub mod eval;
 pub mod game;
 pub mod reversi;
 pub mod search;
+pub mod textbook;
 
 pub use cpu::has_fast_path;
