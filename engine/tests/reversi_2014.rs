@@ -74,6 +74,11 @@ fn greedy_breaks_ties_in_reading_order_and_writes_no_log() {
     // All four opening moves are worth 4 for X: d3 comes first.
     let written = solve("greedy", &format!("1\nX\n5\n{OPENING}"));
     assert_eq!(written, AFTER_D3);
+    // A board where O has no discs is a leaf: greedy and the engine leave it as it is.
+    let lone = OPENING.replace('O', "X");
+    for task in [1, 4] {
+        assert_eq!(solve(&format!("leaf{task}"), &format!("{task}\nX\n1\n{lone}")), lone);
+    }
 }
 
 fn parse_board(text: &str, to_move: Color) -> Position<Size8> {

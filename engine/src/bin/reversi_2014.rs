@@ -140,23 +140,33 @@ fn board_text(board: &Board8) -> String {
     board.rows().iter().map(|row| row.replace('.', "*") + "\n").collect()
 }
 
-/// The strong engine's move (the competition task).
-fn competition_move(board: &Board8) -> Result<Move<Size8>, String> {
+/// The strong engine's move (the competition task). Should the engine fail
+/// or answer an illegal move, the greedy move is played instead: the
+/// competition output is always a legal next state.
+fn competition_move(board: &Board8) -> Move<Size8> {
     let config = EngineConfig { move_time: Some(COMPETITION_MOVE_TIME), ..EngineConfig::default() };
-    let mut engine = ReversiEngine::<Size8>::new(Variant::Othello8, config)?;
-    let mv = engine.choose(board, &Clock::UNLIMITED).mv;
-    if board.is_legal(mv) { Ok(mv) } else { Err(format!("the engine chose the illegal move {mv}")) }
+    let chosen = ReversiEngine::<Size8>::new(Variant::Othello8, config)
+        .map(|mut engine| engine.choose(board, &Clock::UNLIMITED).mv);
+    match chosen {
+        Ok(mv) if board.is_legal(mv) => return mv,
+        Ok(mv) => eprintln!("reversi-2014: the engine chose the illegal move {mv}; playing the greedy move"),
+        Err(message) => eprintln!("reversi-2014: the engine failed ({message}); playing the greedy move"),
+    }
+    greedy_move(board).unwrap_or(board.legal_moves()[0])
+}
+
+/// The best move by the positional weights one ply ahead (`None` when the
+/// root is already a leaf: a full board or a side without discs).
+fn greedy_move(board: &Board8) -> Option<Move<Size8>> {
+    minimax(&Positional { max: board.to_move(), cutoff: 1 }, board, &mut (), None).best
 }
 
 /// The text of `output.txt`.
-fn solve(input: &Input) -> Result<String, String> {
+fn solve(input: &Input) -> String {
     let board = &input.board;
     let max = board.to_move();
     let (next, log) = match input.task {
-        Task::Greedy => {
-            let outcome = minimax(&Positional { max, cutoff: 1 }, board, &mut (), None);
-            (outcome.best, None)
-        }
+        Task::Greedy => (greedy_move(board), None),
         Task::Minimax => {
             let mut log = TraverseLog("Node,Depth,Value\n".into());
             let outcome = minimax(&Positional { max, cutoff: input.cutoff }, board, &mut log, None);
@@ -168,16 +178,16 @@ fn solve(input: &Input) -> Result<String, String> {
             (outcome.best, Some(log.0))
         }
         Task::Competition if board.is_terminal() => (None, None),
-        Task::Competition => (Some(competition_move(board)?), None),
+        Task::Competition => (Some(competition_move(board)), None),
     };
     let after = next.map_or(*board, |mv| board.result(mv));
-    Ok(board_text(&after) + log.as_deref().unwrap_or(""))
+    board_text(&after) + log.as_deref().unwrap_or("")
 }
 
 fn run() -> Result<(), String> {
     let text = std::fs::read_to_string(INPUT).map_err(|e| format!("{INPUT}: cannot read: {e}"))?;
     let input = parse_input(&text)?;
-    let output = solve(&input)?;
+    let output = solve(&input);
     std::fs::write(OUTPUT, output).map_err(|e| format!("{OUTPUT}: cannot write: {e}"))
 }
 
