@@ -109,3 +109,27 @@ fn time_limited_agent_always_returns_a_legal_move() {
     assert!(pos.is_legal(decision.mv));
     assert!(decision.depth >= Some(1));
 }
+
+#[test]
+fn h_minimax_beats_the_random_agent() {
+    let mut wins = 0;
+    let games = 10;
+    for game in 0..games {
+        let mut searcher = HMinimaxAgent::new(Heuristic, SearchLimit::Depth(2));
+        let mut random = RandomAgent::new(game);
+        let searcher_color = if game % 2 == 0 { Color::Black } else { Color::White };
+        let mut pos: Position<Size6> = Variant::Othello6.start();
+        while !pos.is_terminal() {
+            let mv = if pos.to_move() == searcher_color {
+                Agent::<Position<Size6>>::choose(&mut searcher, &pos, &Clock::UNLIMITED).mv
+            } else {
+                Agent::<Position<Size6>>::choose(&mut random, &pos, &Clock::UNLIMITED).mv
+            };
+            pos.make(mv);
+        }
+        if pos.final_score() * searcher_color.sign() > 0 {
+            wins += 1;
+        }
+    }
+    assert!(wins >= 8, "H-MINIMAX won only {wins} of {games} games against random play");
+}
