@@ -133,3 +133,34 @@ fn missing_input_is_an_error() {
     assert!(!dir.join("output.txt").exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Swaps `X` and `O` in `text`.
+fn swap_colors(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            'X' => 'O',
+            'O' => 'X',
+            c => c,
+        })
+        .collect()
+}
+
+#[test]
+fn playing_o_is_the_mirror_of_playing_x() {
+    // The reference cases play X; with the colours swapped and the program
+    // playing O, the values (from the program's side) and moves are the same.
+    let dir = Path::new(REFERENCE);
+    for case in [2, 5, 6] {
+        let input = std::fs::read_to_string(dir.join(format!("input{case}.txt"))).unwrap();
+        let expected = std::fs::read_to_string(dir.join(format!("output{case}.txt"))).unwrap();
+        let lines = normalise(&input);
+        assert_eq!(lines[1], "X");
+        let swapped_input = format!("{}\nO\n{}\n{}\n", lines[0], lines[2], swap_colors(&lines[3..].join("\n")));
+        let written = solve(&format!("mirror{case}"), &swapped_input);
+        let mut expected = normalise(&expected);
+        for row in &mut expected[..8] {
+            *row = swap_colors(row);
+        }
+        assert_eq!(normalise(&written), expected, "mirrored case {case}");
+    }
+}
