@@ -112,7 +112,7 @@ fn parse_args(args: &[String]) -> Result<(Flag, Board), String> {
 }
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let args: Vec<String> = std::env::args_os().skip(1).map(|arg| arg.to_string_lossy().into_owned()).collect();
     match parse_args(&args) {
         Ok((flag, board)) => {
             for line in run(flag, &board) {
