@@ -23,7 +23,8 @@ fn play(args: &[&str], script: &str) -> String {
     let output = child.wait_with_output().unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "exit {:?}: {stderr}", output.status);
-    assert!(stderr.is_empty(), "stderr: {stderr}");
+    // (The strong engine may log to stderr; an illegal agent move may not happen.)
+    assert!(!stderr.contains("illegal"), "stderr: {stderr}");
     String::from_utf8(output.stdout).unwrap().lines().map(|line| hide_time(line) + "\n").collect()
 }
 
