@@ -1,0 +1,219 @@
+//! The graders' reference `minimax` agent as the Duo-Othello handout
+//! describes it: plain minimax with no alpha-beta pruning, a depth chosen from
+//! the remaining time before every move, and a simple disc/positional
+//! evaluation. It exists so self-play can measure engines against what the
+//! graders play; it is deliberately weak.
+
+use crate::agent::{Agent, Clock, Decision};
+use crate::bitboard::BitSet;
+use crate::game::Game;
+use crate::reversi::{Geometry, Move, Position};
+
+/// Search depth when more than [`DEEP_TIME_SECS`] seconds remain.
+pub const DEEP_DEPTH: u32 = 3;
+/// Search depth between [`SHALLOW_TIME_SECS`] and [`DEEP_TIME_SECS`] seconds.
+pub const MIDDLE_DEPTH: u32 = 2;
+/// Search depth under [`SHALLOW_TIME_SECS`] seconds.
+pub const SHALLOW_DEPTH: u32 = 1;
+/// Remaining time (seconds) above which the agent searches [`DEEP_DEPTH`].
+pub const DEEP_TIME_SECS: f64 = 50.0;
+/// Remaining time (seconds) under which the agent searches [`SHALLOW_DEPTH`].
+pub const SHALLOW_TIME_SECS: f64 = 3.0;
+
+/// Value of a disc on a corner.
+const CORNER_WEIGHT: i32 = 20;
+/// Value of a disc diagonally next to an empty-or-not corner (an "X-square").
+const X_SQUARE_WEIGHT: i32 = -8;
+/// Value of a disc on an edge next to a corner (a "C-square").
+const C_SQUARE_WEIGHT: i32 = -4;
+/// Value of a disc on any other edge cell.
+const EDGE_WEIGHT: i32 = 3;
+/// Value of a disc anywhere else.
+const INTERIOR_WEIGHT: i32 = 1;
+/// Margin added to a won (subtracted from a lost) finished game, so any win
+/// beats any positional score.
+const WIN_VALUE: i32 = 1_000_000;
+
+/// The depth the reference agent searches with `remaining` seconds left.
+pub const fn depth_for(remaining: f64) -> u32 {
+    if remaining > DEEP_TIME_SECS {
+        DEEP_DEPTH
+    } else if remaining < SHALLOW_TIME_SECS {
+        SHALLOW_DEPTH
+    } else {
+        MIDDLE_DEPTH
+    }
+}
+
+/// Cell classes of a board and their weights, as bit sets.
+#[derive(Clone, Copy, Debug)]
+struct Regions<B> {
+    classes: [(B, i32); 5],
+}
+
+impl<B: BitSet> Regions<B> {
+    fn new(n: usize) -> Self {
+        let last = n - 1;
+        let mut classes = [
+            (B::EMPTY, CORNER_WEIGHT),
+            (B::EMPTY, X_SQUARE_WEIGHT),
+            (B::EMPTY, C_SQUARE_WEIGHT),
+            (B::EMPTY, EDGE_WEIGHT),
+            (B::EMPTY, INTERIOR_WEIGHT),
+        ];
+        // Built once per agent, not on the search path.
+        for row in 0..n {
+            for col in 0..n {
+                let row_edge = row == 0 || row == last;
+                let col_edge = col == 0 || col == last;
+                let near_row = row == 1 || row == last - 1;
+                let near_col = col == 1 || col == last - 1;
+                let class = if row_edge && col_edge {
+                    0
+                } else if near_row && near_col {
+                    1
+                } else if (row_edge && near_col) || (col_edge && near_row) {
+                    2
+                } else if row_edge || col_edge {
+                    3
+                } else {
+                    4
+                };
+                classes[class].0 |= B::bit(row * n + col);
+            }
+        }
+        Regions { classes }
+    }
+
+    #[inline]
+    fn value(&self, discs: B) -> i32 {
+        self.classes.iter().map(|&(mask, weight)| (discs & mask).count() as i32 * weight).sum()
+    }
+}
+
+/// The reference minimax agent for Reversi on geometry `G` (any size).
+#[derive(Clone, Debug)]
+pub struct MinimaxAgent<G: Geometry> {
+    regions: Regions<G::Bits>,
+    nodes: u64,
+}
+
+impl<G: Geometry> Default for MinimaxAgent<G> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<G: Geometry> MinimaxAgent<G> {
+    /// A reference agent for boards of geometry `G`.
+    pub fn new() -> Self {
+        MinimaxAgent { regions: Regions::new(G::N), nodes: 0 }
+    }
+
+    /// The static value of `pos` for the side to move: positional disc
+    /// weights, or the final margin (plus a win bonus) of a finished game.
+    pub fn evaluate(&self, pos: &Position<G>) -> i32 {
+        if pos.is_game_over() {
+            let margin = pos.final_score_for_mover();
+            return margin + WIN_VALUE * margin.signum();
+        }
+        self.regions.value(pos.player()) - self.regions.value(pos.opponent())
+    }
+
+    fn minimax(&mut self, pos: &Position<G>, depth: u32) -> i32 {
+        self.nodes += 1;
+        if depth == 0 || pos.is_game_over() {
+            return self.evaluate(pos);
+        }
+        let mut best = i32::MIN;
+        for &mv in pos.legal_moves().iter() {
+            best = best.max(-self.minimax(&pos.play(mv), depth - 1));
+        }
+        best
+    }
+}
+
+impl<G: Geometry> Agent<Position<G>> for MinimaxAgent<G> {
+    fn name(&self) -> String {
+        "minimax".into()
+    }
+
+    fn choose(&mut self, state: &Position<G>, clock: &Clock) -> Decision<Move<G>> {
+        self.nodes = 0;
+        let depth = depth_for(clock.own_remaining);
+        let moves = state.legal_moves();
+        assert!(!moves.is_empty(), "MinimaxAgent asked to move in a finished game");
+        let mut best = (moves[0], i32::MIN);
+        // The first move in reading order wins ties, as the handouts' agents do.
+        for &mv in moves.iter() {
+            let score = -self.minimax(&state.play(mv), depth - 1);
+            if score > best.1 {
+                best = (mv, score);
+            }
+        }
+        Decision { mv: best.0, score: Some(best.1), depth: Some(depth), nodes: self.nodes }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::reversi::{Size4, Size8, Size12, Variant};
+
+    #[test]
+    fn depth_follows_the_handout_thresholds() {
+        assert_eq!(depth_for(300.0), 3);
+        assert_eq!(depth_for(50.5), 3);
+        assert_eq!(depth_for(50.0), 2);
+        assert_eq!(depth_for(3.0), 2);
+        assert_eq!(depth_for(2.99), 1);
+        assert_eq!(depth_for(0.01), 1);
+    }
+
+    #[test]
+    fn regions_partition_the_board() {
+        let r = Regions::<<Size12 as Geometry>::Bits>::new(12);
+        let counts: Vec<u32> = r.classes.iter().map(|c| c.0.count()).collect();
+        // 4 corners, 4 X-squares, 8 C-squares, 4*(12-4) other edge cells.
+        assert_eq!(counts, vec![4, 4, 8, 32, 144 - 48]);
+        let r4 = Regions::<<Size4 as Geometry>::Bits>::new(4);
+        assert_eq!(r4.classes.iter().map(|c| c.0.count()).sum::<u32>(), 16);
+    }
+
+    #[test]
+    fn prefers_the_corner_where_disc_count_ties() {
+        // X to move: c5 and h8 both leave 4 X discs against 1, so a pure disc
+        // count would keep c5 (first in reading order); the corner is worth more.
+        let rows = ["........", "........", "..X.....", "..O.....", "........", ".....X..", "......O.", "........"];
+        let text = format!("X\n{}\n", rows.join("\n"));
+        let pos: Position<Size8> = Position::parse(&text, Variant::Othello8.scoring()).unwrap();
+        let legal: Vec<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();
+        assert_eq!(legal, ["c5", "h8"]);
+        let mut agent = MinimaxAgent::<Size8>::new();
+        let d = agent.choose(&pos, &Clock { own_remaining: 1.0, opponent_remaining: 1.0 });
+        assert_eq!(d.mv.to_string(), "h8");
+        assert_eq!(d.depth, Some(1));
+    }
+
+    #[test]
+    fn plays_legal_games_on_duo() {
+        let mut pos: Position<Size12> = Variant::Duo12.start();
+        let mut agent = MinimaxAgent::<Size12>::new();
+        let clock = Clock { own_remaining: 10.0, opponent_remaining: 10.0 };
+        while !pos.is_terminal() {
+            let mv = agent.choose(&pos, &clock).mv;
+            assert!(pos.is_legal(mv));
+            pos.make(mv);
+        }
+    }
+
+    #[test]
+    fn searches_every_node_without_pruning() {
+        // Full-width minimax to depth 2 from the 8x8 start visits the root's
+        // 4 children and each of their 3 replies: 4 + 12 nodes.
+        let pos: Position<Size8> = Variant::Othello8.start();
+        let mut agent = MinimaxAgent::<Size8>::new();
+        let d = agent.choose(&pos, &Clock { own_remaining: 10.0, opponent_remaining: 10.0 });
+        assert_eq!(d.nodes, 16);
+    }
+}
