@@ -1,1 +1,57 @@
-//! Placeholder: filled by a later issue.
+//! Parallel self-play and match runner: engines, reference agents and
+//! external programs meet in one match loop, refereed as the handouts' game
+//! master referees; results go to CSV game by game, with Elo statistics, an
+//! SPRT, resumable and shardable runs.
+//!
+//! Module map (dependencies run downwards):
+//! - [`run`]: schedule, worker threads, the single writer, progress, report, merge;
+//! - [`game`]: the match loop of one game;
+//! - [`player`] and [`external`]: player specs, in-process and external seats;
+//! - [`protocol`]: the game-specific part ([`protocol::GameProtocol`]);
+//! - [`record`]: the CSV files and resume; [`stats`]: Elo, LOS, SPRT.
+//!
+//! # Output files
+//!
+//! `games.csv`, one row per finished game:
+//!
+//! | column | meaning |
+//! |---|---|
+//! | `game` | game id from 0; pairing `game / games`, colours swap with `game % 2` |
+//! | `pair` | `game / 2`: the two games of a pair share an opening |
+//! | `seed` | the run's `--seed` (with `game` it fixes every random choice) |
+//! | `opening` | start position of the game, flattened (see below) |
+//! | `black`, `white` | player specs playing `X` and `O` |
+//! | `result` | `1-0`, `0-1` or `1/2-1/2` (Black's points first) |
+//! | `black_count`, `white_count` | discs on the final board |
+//! | `score` | final score from Black's side under the variant's scoring |
+//! | `plies` | plies from the opening, passes included |
+//! | `black_cpu`, `white_cpu` | CPU seconds each side used |
+//! | `ending` | `normal`, `tiebreak` (level score decided by time, then X), or the loser's forfeit: `timeout`, `crash`, `no-output`, `bad-output`, `illegal-move` |
+//! | `detail` | for a forfeit: the loser's side letter and what happened |
+//!
+//! `positions.csv`, one row per sampled position in which a player chose a
+//! move (forced passes and opening plies are not rows; games lost by forfeit
+//! have no rows):
+//!
+//! | column | meaning |
+//! |---|---|
+//! | `game` | the game's id in `games.csv` |
+//! | `ply` | plies played from the game's opening before this position |
+//! | `side` | side to move, `X` or `O` |
+//! | `board` | the position flattened: side letter, then the rows of the position text form (row 1 first), joined by `/`, e.g. `X/..../.OX./.XO./....` |
+//! | `score` | the mover's search score (100 per disc), empty if it did not search |
+//! | `depth` | the mover's completed search depth, empty if it did not search |
+//! | `result` | the game's result from the mover's side: 1, 0.5 or 0 |
+//! | `disc_diff` | the final score (disc difference under the variant's scoring) from the mover's side |
+//!
+//! `run.json`: the command line, the job (what decides the games: variant,
+//! players, schedule, games, seed, openings, tc, sampling, shard), threads,
+//! SPRT, the engine version and the column lists.
+
+pub mod external;
+pub mod game;
+pub mod player;
+pub mod protocol;
+pub mod record;
+pub mod run;
+pub mod stats;

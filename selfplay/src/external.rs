@@ -1,0 +1,267 @@
+//! External agents, run the way the handouts' game master runs them: one
+//! process per move in a folder of its own (fresh for every game, so
+//! `playdata.txt` never survives a game), `input.txt` in, `output.txt` out,
+//! charged the child's CPU time (user + system, all threads, from the OS),
+//! killed when it overruns. A calibrate program, if given, runs once per run.
+
+use crate::player::{Answer, Failure, Forfeit, Played};
+use crate::protocol::GameProtocol;
+use engine::agent::{Clock, Decision};
+use engine::game::Game;
+use std::fs;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// The file an agent reads.
+pub const INPUT_FILE: &str = "input.txt";
+/// The file an agent writes.
+pub const OUTPUT_FILE: &str = "output.txt";
+/// The file a calibrate program writes, copied into every game folder.
+pub const CALIBRATION_FILE: &str = "calibration.txt";
+/// Where an agent's stderr goes, in its game folder.
+pub const STDERR_FILE: &str = "stderr.txt";
+/// An agent that uses no CPU (sleeps, waits) is killed after this many times
+/// its remaining time in wall-clock seconds...
+pub const WALL_FACTOR: f64 = 2.0;
+/// ...plus this many seconds.
+pub const WALL_GRACE_SECS: f64 = 1.0;
+/// CPU seconds the calibrate program may use (the handout asks for 5).
+pub const CALIBRATE_LIMIT_SECS: f64 = 30.0;
+/// First and last sleep between checks on a running agent.
+const POLL_START: Duration = Duration::from_micros(100);
+const POLL_MAX: Duration = Duration::from_millis(5);
+
+/// An external program and its calibrate program.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExternalSpec {
+    /// The program (a path, or a name looked up in `PATH`).
+    pub program: String,
+    /// Its arguments.
+    pub args: Vec<String>,
+    /// The calibrate program and its arguments, run once per run.
+    pub calibrate: Option<Vec<String>>,
+}
+
+/// Resolves a program named with a `/` against the current folder, since
+/// agents run in folders of their own.
+fn resolve(program: &str) -> PathBuf {
+    if program.contains('/') {
+        std::path::absolute(program).unwrap_or_else(|_| PathBuf::from(program))
+    } else {
+        PathBuf::from(program)
+    }
+}
+
+/// How a finished child process ended.
+struct Exit {
+    /// `Some(code)` on a normal exit, `None` when killed by a signal.
+    code: Option<i32>,
+    signal: Option<i32>,
+    /// User + system CPU seconds of the child and its waited-for children.
+    cpu: f64,
+    /// True when we killed it (wall-clock backstop or abandon).
+    killed_by_us: bool,
+}
+
+fn timeval_secs(t: libc::timeval) -> f64 {
+    t.tv_sec as f64 + t.tv_usec as f64 * 1e-6
+}
+
+/// Runs `program args` in `dir` with a CPU limit of `cpu_limit` seconds
+/// (`None`: unlimited) and a wall-clock backstop, and reaps it.
+fn run_limited(
+    program: &Path,
+    args: &[String],
+    dir: &Path,
+    cpu_limit: Option<f64>,
+    abandon: &AtomicBool,
+) -> std::io::Result<Exit> {
+    let stderr = fs::OpenOptions::new().create(true).append(true).open(dir.join(STDERR_FILE))?;
+    let mut command = Command::new(program);
+    command.args(args).current_dir(dir).stdin(Stdio::null()).stdout(Stdio::null()).stderr(stderr);
+    let rlimit_secs = cpu_limit.map(|s| s.ceil().max(1.0) as libc::rlim_t);
+    // SAFETY: the closure runs in the child between fork and exec and calls
+    // only async-signal-safe functions (setpgid, setrlimit) on local data.
+    unsafe {
+        command.pre_exec(move || {
+            // Own process group, so a kill reaches the agent's children too.
+            libc::setpgid(0, 0);
+            if let Some(secs) = rlimit_secs {
+                let limit = libc::rlimit { rlim_cur: secs, rlim_max: secs + 1 };
+                libc::setrlimit(libc::RLIMIT_CPU, &limit);
+            }
+            Ok(())
+        });
+    }
+    let child = command.spawn()?;
+    let pid = child.id() as libc::pid_t;
+    let deadline = cpu_limit.map(|s| Instant::now() + Duration::from_secs_f64(s * WALL_FACTOR + WALL_GRACE_SECS));
+    let mut pause = POLL_START;
+    let mut killed_by_us = false;
+    loop {
+        let mut status: libc::c_int = 0;
+        // SAFETY: an all-zero rusage is a valid value to be overwritten.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        let flags = if killed_by_us { 0 } else { libc::WNOHANG };
+        // SAFETY: `pid` is our child, not reaped yet (std never waits for it:
+        // the `Child` is dropped without `wait`); the pointers are valid.
+        let rc = unsafe { libc::wait4(pid, &mut status, flags, &mut usage) };
+        if rc == pid {
+            let cpu = timeval_secs(usage.ru_utime) + timeval_secs(usage.ru_stime);
+            let (code, signal) = if libc::WIFEXITED(status) {
+                (Some(libc::WEXITSTATUS(status)), None)
+            } else {
+                (None, libc::WIFSIGNALED(status).then(|| libc::WTERMSIG(status)))
+            };
+            return Ok(Exit { code, signal, cpu, killed_by_us });
+        }
+        if rc < 0 {
+            let err = std::io::Error::last_os_error();
+            if err.kind() == std::io::ErrorKind::Interrupted {
+                continue;
+            }
+            return Err(err);
+        }
+        let overdue = deadline.is_some_and(|d| Instant::now() >= d);
+        if overdue || abandon.load(Ordering::Relaxed) {
+            // SAFETY: signalling our child's process group (and the child
+            // itself, should setpgid not have run yet).
+            unsafe {
+                libc::kill(-pid, libc::SIGKILL);
+                libc::kill(pid, libc::SIGKILL);
+            }
+            killed_by_us = true;
+            continue;
+        }
+        std::thread::sleep(pause);
+        pause = (pause * 2).min(POLL_MAX);
+    }
+}
+
+/// Runs `spec`'s calibrate program once in `home` (unless `calibration.txt`
+/// is already there from an earlier, resumed run).
+pub fn calibrate(spec: &ExternalSpec, home: &Path) -> Result<(), String> {
+    fs::create_dir_all(home).map_err(|e| format!("{}: cannot create: {e}", home.display()))?;
+    let Some(words) = &spec.calibrate else { return Ok(()) };
+    if home.join(CALIBRATION_FILE).exists() {
+        return Ok(());
+    }
+    let never = AtomicBool::new(false);
+    let exit = run_limited(&resolve(&words[0]), &words[1..], home, Some(CALIBRATE_LIMIT_SECS), &never)
+        .map_err(|e| format!("calibrate program `{}`: cannot run: {e}", words[0]))?;
+    if exit.code != Some(0) {
+        return Err(format!(
+            "calibrate program `{}` failed (exit {:?}, signal {:?})",
+            words[0], exit.code, exit.signal
+        ));
+    }
+    Ok(())
+}
+
+/// An external agent: a program run once per move.
+#[derive(Debug)]
+pub struct ExternalPlayer {
+    program: PathBuf,
+    args: Vec<String>,
+    home: PathBuf,
+    dir: Option<PathBuf>,
+}
+
+impl ExternalPlayer {
+    /// The agent of `spec`, with its per-game folders under `home`.
+    pub fn new(spec: &ExternalSpec, home: &Path) -> Self {
+        ExternalPlayer { program: resolve(&spec.program), args: spec.args.clone(), home: home.to_path_buf(), dir: None }
+    }
+
+    /// Creates the fresh folder of game `game` for side `side` (and copies
+    /// the calibration file in).
+    pub fn begin(&mut self, game: u64, side: char) -> Result<(), Failure> {
+        let dir = self.home.join(format!("game-{game}-{side}"));
+        let setup = || -> std::io::Result<()> {
+            if dir.exists() {
+                fs::remove_dir_all(&dir)?;
+            }
+            fs::create_dir_all(&dir)?;
+            let calibration = self.home.join(CALIBRATION_FILE);
+            if calibration.exists() {
+                fs::copy(&calibration, dir.join(CALIBRATION_FILE))?;
+            }
+            Ok(())
+        };
+        setup().map_err(|e| Failure::new(Forfeit::Crash, format!("{}: cannot prepare: {e}", dir.display())))?;
+        self.dir = Some(dir);
+        Ok(())
+    }
+
+    /// Runs the program once for `state` and reads its move.
+    pub fn play<P: GameProtocol>(
+        &mut self,
+        protocol: &P,
+        state: &P::State,
+        clock: &Clock,
+        abandon: &AtomicBool,
+    ) -> Answer<<P::State as Game>::Move> {
+        let dir = self.dir.clone().expect("begin() before play()");
+        let output = dir.join(OUTPUT_FILE);
+        let prepared = fs::remove_file(&output)
+            .or_else(|e| if e.kind() == std::io::ErrorKind::NotFound { Ok(()) } else { Err(e) })
+            .and_then(|()| fs::write(dir.join(INPUT_FILE), protocol.input_file(state, clock)));
+        if let Err(e) = prepared {
+            return Answer::Lost(
+                Failure::new(Forfeit::Crash, format!("{}: cannot write input: {e}", dir.display())),
+                0.0,
+            );
+        }
+        let limit = clock.own_remaining.is_finite().then_some(clock.own_remaining);
+        let exit = match run_limited(&self.program, &self.args, &dir, limit, abandon) {
+            Ok(exit) => exit,
+            Err(e) => {
+                let detail = format!("cannot run `{}`: {e}", self.program.display());
+                return Answer::Lost(Failure::new(Forfeit::Crash, detail), 0.0);
+            }
+        };
+        if abandon.load(Ordering::Relaxed) && exit.killed_by_us {
+            return Answer::Abandoned;
+        }
+        let lost = |forfeit, detail: String| Answer::Lost(Failure::new(forfeit, detail), exit.cpu);
+        if exit.killed_by_us {
+            return lost(Forfeit::Timeout, format!("no answer within {:.1} s wall clock", limit.unwrap_or(0.0)));
+        }
+        if exit.cpu >= clock.own_remaining || exit.signal == Some(libc::SIGXCPU) {
+            return lost(Forfeit::Timeout, format!("used {:.3} s of {:.3} s", exit.cpu, clock.own_remaining));
+        }
+        match (exit.code, exit.signal) {
+            (Some(0), _) => {}
+            (Some(code), _) => return lost(Forfeit::Crash, format!("exit status {code}")),
+            (None, signal) => return lost(Forfeit::Crash, format!("killed by signal {}", signal.unwrap_or(0))),
+        }
+        let text = match fs::read(&output) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return lost(Forfeit::NoOutput, format!("no {OUTPUT_FILE}"));
+            }
+            Err(e) => return lost(Forfeit::NoOutput, format!("{OUTPUT_FILE}: {e}")),
+        };
+        let Ok(text) = String::from_utf8(text) else {
+            return lost(Forfeit::BadOutput, format!("{OUTPUT_FILE}: not UTF-8 text"));
+        };
+        match protocol.parse_output(&text) {
+            Ok(mv) => Answer::Move(Played { decision: Decision::just(mv), cpu: exit.cpu }),
+            Err(e) => lost(Forfeit::BadOutput, format!("{OUTPUT_FILE}: {e}")),
+        }
+    }
+
+    /// Ends the game; `clean` removes the game folder (kept after a forfeit
+    /// for inspection).
+    pub fn finish(&mut self, clean: bool) {
+        match self.dir.take() {
+            Some(dir) if clean => {
+                let _ = fs::remove_dir_all(dir);
+            }
+            _ => {}
+        }
+    }
+}

@@ -1,0 +1,133 @@
+//! `selfplay`: runs matches and self-play between engines, the reference
+//! agents and external programs; `selfplay merge` joins shard folders.
+//! Without arguments: the default self-play job (see the README).
+
+use clap::{Args, Parser, Subcommand};
+use engine::reversi::Variant;
+use selfplay::protocol::ReversiProtocol;
+use selfplay::run::{self, Job, RunOptions, Schedule, Shard};
+use selfplay::stats::Sprt;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Parallel match runner: engine vs engine, engine vs reference agents or
+/// external programs; writes games.csv, positions.csv and run.json to --out.
+#[derive(Parser)]
+#[command(version, about, args_conflicts_with_subcommands = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    #[command(flatten)]
+    run: RunArgs,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Merge shard folders into one folder.
+    Merge {
+        /// The merged folder (must not hold games yet).
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+        /// The shard folders.
+        #[arg(required = true, value_name = "DIR")]
+        sources: Vec<PathBuf>,
+    },
+}
+
+#[derive(Args)]
+struct RunArgs {
+    /// Variant: tiny4, othello6, othello8, othello10, othello12 or duo12.
+    #[arg(long, default_value = "duo12")]
+    variant: Variant,
+    /// First player: engine[:depth=D,nodes=N,movetime=S,tc=S,tt=MB,weights=FILE,nps=N],
+    /// random, minimax, or cmd:PROGRAM [ARGS][;tc=S][;calibrate=PROGRAM [ARGS]].
+    #[arg(long = "a", default_value = "engine:depth=4", value_name = "SPEC")]
+    a: String,
+    /// Second player (same forms as --a).
+    #[arg(long = "b", default_value = "engine:depth=4", value_name = "SPEC")]
+    b: String,
+    /// Players of a tournament (repeat; replaces --a and --b).
+    #[arg(long = "player", value_name = "SPEC")]
+    players: Vec<String>,
+    /// How tournament players meet.
+    #[arg(long, value_enum, default_value = "round-robin")]
+    schedule: Schedule,
+    /// Games per pairing: colour-swapped pairs from the same opening (even).
+    #[arg(long, default_value_t = 200)]
+    games: u64,
+    /// Games played at once (default: the number of cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Seed of every random choice (openings, random players).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Openings: one flattened position per line (`X/row1/row2/...`).
+    #[arg(long, value_name = "FILE", conflicts_with = "random_plies")]
+    openings: Option<PathBuf>,
+    /// Random plies from the start position before the players take over.
+    #[arg(long, default_value_t = 8)]
+    random_plies: u32,
+    /// CPU seconds per game for players whose spec sets no tc.
+    #[arg(long, default_value_t = 300.0)]
+    tc: f64,
+    /// Write every N-th position a player chose to positions.csv.
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    sample: u32,
+    /// Output folder; rerunning the same command there resumes.
+    #[arg(long, default_value = "data/runs/selfplay-default", value_name = "DIR")]
+    out: PathBuf,
+    /// Stop early: elo0,elo1[,alpha,beta].
+    #[arg(long, value_parser = Sprt::parse, value_name = "ELO0,ELO1[,ALPHA,BETA]")]
+    sprt: Option<Sprt>,
+    /// Play only shard K of N (pairs split by number modulo N).
+    #[arg(long, value_name = "K/N")]
+    shard: Option<Shard>,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Some(Command::Merge { out, sources }) => run::merge(&out, &sources).map(|text| println!("{text}")),
+        None => run_match(cli.run),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("selfplay: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run_match(args: RunArgs) -> Result<(), String> {
+    if !(args.tc.is_finite() && args.tc > 0.0) {
+        return Err(format!("--tc {}: expected a positive number of seconds", args.tc));
+    }
+    let players = if args.players.is_empty() { vec![args.a, args.b] } else { args.players };
+    let job = Job {
+        variant: args.variant.name().to_string(),
+        players,
+        schedule: args.schedule,
+        games: args.games,
+        seed: args.seed,
+        openings: args.openings,
+        random_plies: args.random_plies,
+        tc: args.tc,
+        sample_every: args.sample.max(1),
+        shard: args.shard,
+    };
+    let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let options =
+        RunOptions { out: args.out, threads, sprt: args.sprt, command: std::env::args().collect(), quiet: false };
+    let variant = args.variant;
+    let summary = engine::with_geometry!(variant, G => run::run(&ReversiProtocol::<G>::new(variant), &job, &options))?;
+    print!("{}", summary.report);
+    if summary.stopped_early {
+        println!(
+            "stopped early: {} of the games are in {}; rerun the same command to continue",
+            summary.games,
+            options.out.display()
+        );
+    }
+    Ok(())
+}

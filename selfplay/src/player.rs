@@ -1,0 +1,308 @@
+//! Player specifications (`engine:depth=6`, `random`, `minimax`,
+//! `cmd:./agent`) and the seats the match loop plays them through, charging
+//! each side the CPU time it used.
+//!
+//! Spec grammar (the whole spec is the player's name in the CSV files):
+//!
+//! - `engine[:KEY=VALUE,...]` with keys `depth`, `nodes`, `movetime`
+//!   (CPU seconds per move), `tc` (CPU seconds per game), `tt` (MiB),
+//!   `weights` (a file the tuner wrote) and `nps` (calibrated nodes per second);
+//! - `random[:tc=SECONDS]` and `minimax[:tc=SECONDS]`;
+//! - `cmd:PROGRAM [ARGS...][;tc=SECONDS][;calibrate=PROGRAM [ARGS...]]`: an
+//!   external program speaking the variant's file protocol.
+
+use crate::external::{ExternalPlayer, ExternalSpec};
+use crate::protocol::GameProtocol;
+use engine::agent::{Agent, Clock, Decision, RandomAgent};
+use engine::game::Game;
+use engine::search::EngineConfig;
+use std::fmt;
+use std::path::PathBuf;
+use std::str::FromStr;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+/// What kind of player a spec names.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PlayerKind {
+    /// The strong engine with these limits.
+    Engine(EngineConfig),
+    /// Uniformly random legal moves, seeded per game.
+    Random,
+    /// The graders' reference minimax agent.
+    Minimax,
+    /// An external program.
+    External(ExternalSpec),
+}
+
+/// A parsed player spec.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayerSpec {
+    /// The spec as written: the player's name in results.
+    pub text: String,
+    /// What plays.
+    pub kind: PlayerKind,
+    /// CPU seconds per game, if the spec sets them (else the run's `--tc`).
+    pub tc: Option<f64>,
+}
+
+impl fmt::Display for PlayerSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+fn parse_number<T: FromStr>(key: &str, value: &str) -> Result<T, String> {
+    value.parse().map_err(|_| format!("`{key}={value}`: expected a number"))
+}
+
+fn parse_seconds(key: &str, value: &str) -> Result<f64, String> {
+    let secs: f64 = parse_number(key, value)?;
+    if secs.is_finite() && secs > 0.0 {
+        Ok(secs)
+    } else {
+        Err(format!("`{key}={value}`: expected a positive number of seconds"))
+    }
+}
+
+impl FromStr for PlayerSpec {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        let (kind, body) = text.split_once(':').unwrap_or((text, ""));
+        let mut tc = None;
+        let kind = match kind {
+            "engine" => {
+                let mut config = EngineConfig::default();
+                for pair in body.split(',').filter(|p| !p.is_empty()) {
+                    let (key, value) =
+                        pair.split_once('=').ok_or_else(|| format!("`{pair}`: expected KEY=VALUE in `{text}`"))?;
+                    match key {
+                        "depth" => config.depth = Some(parse_number(key, value)?),
+                        "nodes" => config.nodes = Some(parse_number(key, value)?),
+                        "movetime" => config.move_time = Some(parse_seconds(key, value)?),
+                        "tc" => tc = Some(parse_seconds(key, value)?),
+                        "tt" => config.tt_mb = parse_number(key, value)?,
+                        "weights" => config.weights = Some(PathBuf::from(value)),
+                        "nps" => config.nps_hint = Some(parse_number(key, value)?),
+                        _ => {
+                            return Err(format!(
+                                "unknown engine option `{key}` in `{text}`: expected depth, nodes, movetime, tc, tt, weights or nps"
+                            ));
+                        }
+                    }
+                }
+                PlayerKind::Engine(config)
+            }
+            "random" | "minimax" => {
+                for pair in body.split(',').filter(|p| !p.is_empty()) {
+                    match pair.split_once('=') {
+                        Some(("tc", value)) => tc = Some(parse_seconds("tc", value)?),
+                        _ => return Err(format!("`{pair}` in `{text}`: expected tc=SECONDS")),
+                    }
+                }
+                if kind == "random" { PlayerKind::Random } else { PlayerKind::Minimax }
+            }
+            "cmd" => {
+                let mut parts = body.split(';');
+                let words: Vec<String> = parts.next().unwrap_or("").split_whitespace().map(String::from).collect();
+                let Some((program, args)) = words.split_first() else {
+                    return Err(format!("`{text}`: expected cmd:PROGRAM [ARGS]"));
+                };
+                let mut spec = ExternalSpec { program: program.clone(), args: args.to_vec(), calibrate: None };
+                for option in parts {
+                    match option.trim().split_once('=') {
+                        Some(("tc", value)) => tc = Some(parse_seconds("tc", value)?),
+                        Some(("calibrate", value)) => {
+                            let words: Vec<String> = value.split_whitespace().map(String::from).collect();
+                            if words.is_empty() {
+                                return Err(format!("`{text}`: expected calibrate=PROGRAM [ARGS]"));
+                            }
+                            spec.calibrate = Some(words);
+                        }
+                        _ => return Err(format!("`{option}` in `{text}`: expected tc=SECONDS or calibrate=PROGRAM")),
+                    }
+                }
+                PlayerKind::External(spec)
+            }
+            other => {
+                return Err(format!(
+                    "unknown player kind `{other}` in `{text}`: expected engine[:...], random, minimax or cmd:PROGRAM"
+                ));
+            }
+        };
+        Ok(PlayerSpec { text: text.to_string(), kind, tc })
+    }
+}
+
+/// Why a player lost a game without finishing it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Forfeit {
+    /// Used up its time (or was killed for running too long).
+    Timeout,
+    /// Could not be started, exited with an error or died on a signal.
+    Crash,
+    /// Wrote no `output.txt`.
+    NoOutput,
+    /// Wrote an `output.txt` that does not hold a move.
+    BadOutput,
+    /// Chose an illegal move.
+    IllegalMove,
+}
+
+impl Forfeit {
+    /// The name in the `ending` column of `games.csv`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Forfeit::Timeout => "timeout",
+            Forfeit::Crash => "crash",
+            Forfeit::NoOutput => "no-output",
+            Forfeit::BadOutput => "bad-output",
+            Forfeit::IllegalMove => "illegal-move",
+        }
+    }
+}
+
+/// A forfeit and what happened, for the log and the `detail` column.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Failure {
+    /// Why the game was lost.
+    pub forfeit: Forfeit,
+    /// A one-line description.
+    pub detail: String,
+}
+
+impl Failure {
+    /// A failure of kind `forfeit`.
+    pub fn new(forfeit: Forfeit, detail: impl Into<String>) -> Self {
+        Failure { forfeit, detail: detail.into() }
+    }
+}
+
+/// A move as played, with the CPU time it cost.
+#[derive(Clone, Copy, Debug)]
+pub struct Played<M> {
+    /// The decision (move and search information).
+    pub decision: Decision<M>,
+    /// CPU seconds charged for it.
+    pub cpu: f64,
+}
+
+/// The outcome of asking a seat for a move.
+pub enum Answer<M> {
+    /// A move (not yet checked for legality).
+    Move(Played<M>),
+    /// The player lost the game.
+    Lost(Failure, f64),
+    /// The run is being abandoned (second Ctrl-C).
+    Abandoned,
+}
+
+/// CPU time of the calling thread: what an in-process player used.
+pub fn thread_cpu_time() -> Duration {
+    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: `ts` is a valid, writable timespec; the clock id is a constant
+    // Linux and every POSIX system with threads provides.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    if rc != 0 {
+        return Duration::ZERO;
+    }
+    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+}
+
+/// A player sitting at the board for one game.
+pub enum Seat<S: Game> {
+    /// A player running in this thread.
+    InProcess(Box<dyn Agent<S>>),
+    /// An external program run per move.
+    External(ExternalPlayer),
+}
+
+impl<S: Game> Seat<S> {
+    /// A seat for `spec` in game `game`; `seed` fixes a random player's
+    /// choices; `home` is where an external player's folders live.
+    pub fn new<P: GameProtocol<State = S>>(
+        protocol: &P,
+        spec: &PlayerSpec,
+        seed: u64,
+        home: &std::path::Path,
+    ) -> Result<Self, String> {
+        Ok(match &spec.kind {
+            PlayerKind::Engine(config) => Seat::InProcess(protocol.engine(config.clone())?),
+            PlayerKind::Random => Seat::InProcess(Box::new(RandomAgent::new(seed))),
+            PlayerKind::Minimax => Seat::InProcess(protocol.minimax()),
+            PlayerKind::External(ext) => Seat::External(ExternalPlayer::new(ext, home)),
+        })
+    }
+
+    /// Prepares for game `game`, played as the colour with letter `side`.
+    pub fn begin(&mut self, game: u64, side: char) -> Result<(), Failure> {
+        match self {
+            Seat::InProcess(agent) => {
+                agent.new_game();
+                Ok(())
+            }
+            Seat::External(ext) => ext.begin(game, side),
+        }
+    }
+
+    /// Asks for a move in `state` (not terminal, not a forced pass).
+    pub fn play<P: GameProtocol<State = S>>(
+        &mut self,
+        protocol: &P,
+        state: &S,
+        clock: &Clock,
+        abandon: &AtomicBool,
+    ) -> Answer<S::Move> {
+        match self {
+            Seat::InProcess(agent) => {
+                let start = thread_cpu_time();
+                let decision = agent.choose(state, clock);
+                let cpu = thread_cpu_time().saturating_sub(start).as_secs_f64();
+                Answer::Move(Played { decision, cpu })
+            }
+            Seat::External(ext) => ext.play(protocol, state, clock, abandon),
+        }
+    }
+
+    /// Called after the game; `clean` removes an external player's folder.
+    pub fn finish(&mut self, clean: bool) {
+        if let Seat::External(ext) = self {
+            ext.finish(clean);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_parse() {
+        let e: PlayerSpec = "engine:depth=4,tt=16,tc=60,weights=w.txt".parse().unwrap();
+        let PlayerKind::Engine(c) = &e.kind else { panic!() };
+        assert_eq!((c.depth, c.tt_mb, e.tc), (Some(4), 16, Some(60.0)));
+        assert_eq!(c.weights.as_deref(), Some(std::path::Path::new("w.txt")));
+        assert_eq!("engine".parse::<PlayerSpec>().unwrap().kind, PlayerKind::Engine(EngineConfig::default()));
+        assert_eq!("random".parse::<PlayerSpec>().unwrap().kind, PlayerKind::Random);
+        assert_eq!("minimax:tc=300".parse::<PlayerSpec>().unwrap().tc, Some(300.0));
+        let x: PlayerSpec = "cmd:./agent --fast;tc=10;calibrate=./cal 3".parse().unwrap();
+        let PlayerKind::External(s) = &x.kind else { panic!() };
+        assert_eq!((s.program.as_str(), s.args.clone(), x.tc), ("./agent", vec!["--fast".to_string()], Some(10.0)));
+        assert_eq!(s.calibrate, Some(vec!["./cal".to_string(), "3".to_string()]));
+        for bad in ["engine:depth=x", "engine:speed=3", "cmd:", "alien", "random:tc=-1", "engine:depth"] {
+            assert!(bad.parse::<PlayerSpec>().is_err(), "{bad} accepted");
+        }
+    }
+
+    #[test]
+    fn thread_cpu_time_counts_this_thread_only() {
+        let start = thread_cpu_time();
+        let other = std::thread::spawn(|| {
+            let t = thread_cpu_time();
+            while thread_cpu_time() - t < Duration::from_millis(50) {}
+        });
+        other.join().unwrap();
+        assert!(thread_cpu_time() - start < Duration::from_millis(40));
+    }
+}

@@ -1,0 +1,372 @@
+//! The run folder: `games.csv`, `positions.csv` and `run.json`, appended and
+//! flushed game by game, and repaired and re-read when a run resumes.
+//!
+//! A game's positions are written and flushed before its `games.csv` row,
+//! so a row in `games.csv` means the game is complete in both files. On
+//! resume a half-written last line is cut off, and position rows of games
+//! that have no `games.csv` row (games in flight when the run stopped) are
+//! dropped.
+
+use engine::game::Color;
+use serde::{Deserialize, Serialize};
+use std::collections::HashSet;
+use std::fs::{self, File, OpenOptions};
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+/// File name of the game table.
+pub const GAMES_FILE: &str = "games.csv";
+/// File name of the position table.
+pub const POSITIONS_FILE: &str = "positions.csv";
+/// File name of the run description.
+pub const RUN_FILE: &str = "run.json";
+
+/// One row of `games.csv`: one finished game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// Game id (0-based; fixes the colours, the opening and the RNG stream).
+    pub game: u64,
+    /// Colour-swapped pair the game belongs to (`game / 2`).
+    pub pair: u64,
+    /// The run's `--seed`.
+    pub seed: u64,
+    /// Start position of the game (flattened position form).
+    pub opening: String,
+    /// Player spec playing Black (`X`).
+    pub black: String,
+    /// Player spec playing White (`O`).
+    pub white: String,
+    /// `1-0` (Black won), `0-1` (White won) or `1/2-1/2`.
+    pub result: String,
+    /// Black discs on the final board.
+    pub black_count: u32,
+    /// White discs on the final board.
+    pub white_count: u32,
+    /// Final score from Black's side under the variant's scoring.
+    pub score: i32,
+    /// Plies played from the opening position, passes included.
+    pub plies: u32,
+    /// CPU seconds Black used.
+    pub black_cpu: f64,
+    /// CPU seconds White used.
+    pub white_cpu: f64,
+    /// How it ended: `normal`, `tiebreak`, or the loser's forfeit (`timeout`,
+    /// `crash`, `no-output`, `bad-output`, `illegal-move`).
+    pub ending: String,
+    /// For a forfeit: the loser's side letter and what happened.
+    pub detail: String,
+}
+
+impl GameRecord {
+    /// The `result` text for `winner`.
+    pub const fn result_text(winner: Option<Color>) -> &'static str {
+        match winner {
+            Some(Color::Black) => "1-0",
+            Some(Color::White) => "0-1",
+            None => "1/2-1/2",
+        }
+    }
+
+    /// Black's points: 1, 0.5 or 0; `None` for an unknown result text.
+    pub fn black_points(&self) -> Option<f64> {
+        match self.result.as_str() {
+            "1-0" => Some(1.0),
+            "0-1" => Some(0.0),
+            "1/2-1/2" => Some(0.5),
+            _ => None,
+        }
+    }
+}
+
+/// One row of `positions.csv`: a position in which a player chose a move.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PositionRecord {
+    /// Game id (the `game` of `games.csv`).
+    pub game: u64,
+    /// Plies played from the game's opening before this position.
+    pub ply: u32,
+    /// Side to move: `X` or `O`.
+    pub side: String,
+    /// The position, flattened (`X/row1/row2/...`).
+    pub board: String,
+    /// Mover's search score (engine units, 100 per disc), if it searched.
+    pub score: Option<i32>,
+    /// Mover's completed search depth, if it searched.
+    pub depth: Option<u32>,
+    /// Final result from the mover's side: 1, 0.5 or 0.
+    pub result: f64,
+    /// Final score (disc difference under the variant's scoring) from the
+    /// mover's side.
+    pub disc_diff: i32,
+}
+
+/// Column names of `games.csv`, in order.
+pub const GAMES_HEADER: [&str; 15] = [
+    "game",
+    "pair",
+    "seed",
+    "opening",
+    "black",
+    "white",
+    "result",
+    "black_count",
+    "white_count",
+    "score",
+    "plies",
+    "black_cpu",
+    "white_cpu",
+    "ending",
+    "detail",
+];
+/// Column names of `positions.csv`, in order.
+pub const POSITIONS_HEADER: [&str; 8] = ["game", "ply", "side", "board", "score", "depth", "result", "disc_diff"];
+
+/// Cuts a half-written last line (no final newline) off `path`; returns
+/// true when the file exists and holds at least one complete line.
+fn repair_tail(path: &Path) -> Result<bool, String> {
+    let err = |e: std::io::Error| format!("{}: {e}", path.display());
+    let mut file = match OpenOptions::new().read(true).write(true).open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
+        Err(e) => return Err(err(e)),
+    };
+    let len = file.metadata().map_err(err)?.len();
+    // Scan back from the end for the last newline, a block at a time.
+    const BLOCK: u64 = 1 << 16;
+    let mut end = len;
+    let mut keep = 0;
+    while end > 0 {
+        let start = end.saturating_sub(BLOCK);
+        let mut buf = vec![0u8; (end - start) as usize];
+        file.seek(SeekFrom::Start(start)).map_err(err)?;
+        file.read_exact(&mut buf).map_err(err)?;
+        if let Some(i) = buf.iter().rposition(|&b| b == b'\n') {
+            keep = start + i as u64 + 1;
+            break;
+        }
+        end = start;
+    }
+    if keep != len {
+        file.set_len(keep).map_err(err)?;
+    }
+    Ok(keep > 0)
+}
+
+fn check_header(path: &Path, found: &csv::StringRecord, expected: &[&str]) -> Result<(), String> {
+    if found.iter().ne(expected.iter().copied()) {
+        return Err(format!(
+            "{}:1: expected the header `{}`, found `{}`",
+            path.display(),
+            expected.join(","),
+            found.iter().collect::<Vec<_>>().join(",")
+        ));
+    }
+    Ok(())
+}
+
+/// Reads every row of a `games.csv` (after checking its header).
+pub fn read_games(path: &Path) -> Result<Vec<GameRecord>, String> {
+    let mut reader = csv::Reader::from_path(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let header = reader.headers().map_err(|e| format!("{}:1: {e}", path.display()))?.clone();
+    check_header(path, &header, &GAMES_HEADER)?;
+    let mut games = Vec::new();
+    for (i, row) in reader.deserialize().enumerate() {
+        let game: GameRecord = row.map_err(|e| format!("{}:{}: bad game row: {e}", path.display(), i + 2))?;
+        if game.black_points().is_none() {
+            return Err(format!("{}:{}: expected a result 1-0, 0-1 or 1/2-1/2", path.display(), i + 2));
+        }
+        games.push(game);
+    }
+    Ok(games)
+}
+
+/// Streams the rows of a `positions.csv` (after checking its header) to `each`.
+pub fn read_positions(path: &Path, mut each: impl FnMut(PositionRecord) -> Result<(), String>) -> Result<(), String> {
+    let mut reader = csv::Reader::from_path(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let header = reader.headers().map_err(|e| format!("{}:1: {e}", path.display()))?.clone();
+    check_header(path, &header, &POSITIONS_HEADER)?;
+    for (i, row) in reader.deserialize().enumerate() {
+        each(row.map_err(|e| format!("{}:{}: bad position row: {e}", path.display(), i + 2))?)?;
+    }
+    Ok(())
+}
+
+/// Opens `path` for appending, writing the header when the file is new.
+fn appender(path: &Path, header: &[&str], exists: bool) -> Result<csv::Writer<File>, String> {
+    let file =
+        OpenOptions::new().create(true).append(true).open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut writer = csv::WriterBuilder::new().has_headers(false).from_writer(file);
+    if !exists {
+        writer.write_record(header).map_err(|e| format!("{}: {e}", path.display()))?;
+        writer.flush().map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    Ok(writer)
+}
+
+/// The open output files of a run.
+pub struct Store {
+    dir: PathBuf,
+    games: csv::Writer<File>,
+    positions: csv::Writer<File>,
+}
+
+impl Store {
+    /// Opens (creating or resuming) the run folder `dir`; returns the store
+    /// and the games already finished there.
+    pub fn open(dir: &Path) -> Result<(Store, Vec<GameRecord>), String> {
+        fs::create_dir_all(dir).map_err(|e| format!("{}: cannot create: {e}", dir.display()))?;
+        let games_path = dir.join(GAMES_FILE);
+        let positions_path = dir.join(POSITIONS_FILE);
+        let games_exist = repair_tail(&games_path)?;
+        let positions_exist = repair_tail(&positions_path)?;
+        let games = if games_exist { read_games(&games_path)? } else { Vec::new() };
+        let mut seen = HashSet::with_capacity(games.len());
+        for g in &games {
+            if !seen.insert(g.game) {
+                return Err(format!("{}: game {} appears twice", games_path.display(), g.game));
+            }
+        }
+        if positions_exist {
+            drop_unfinished_positions(&positions_path, &seen)?;
+        }
+        let store = Store {
+            dir: dir.to_path_buf(),
+            games: appender(&games_path, &GAMES_HEADER, games_exist)?,
+            positions: appender(&positions_path, &POSITIONS_HEADER, positions_exist)?,
+        };
+        Ok((store, games))
+    }
+
+    /// Appends position rows and flushes them (used by `merge`).
+    pub fn append_positions(&mut self, positions: &[PositionRecord]) -> Result<(), String> {
+        let path = self.dir.join(POSITIONS_FILE);
+        for p in positions {
+            self.positions.serialize(p).map_err(|e| format!("{}: {e}", path.display()))?;
+        }
+        self.positions.flush().map_err(|e| format!("{}: {e}", path.display()))
+    }
+
+    /// Appends a finished game (positions first) and flushes both files.
+    pub fn append(&mut self, game: &GameRecord, positions: &[PositionRecord]) -> Result<(), String> {
+        let err = |file: &str, e: &dyn std::fmt::Display| format!("{}: {e}", self.dir.join(file).display());
+        for p in positions {
+            self.positions.serialize(p).map_err(|e| err(POSITIONS_FILE, &e))?;
+        }
+        self.positions.flush().map_err(|e| err(POSITIONS_FILE, &e))?;
+        self.games.serialize(game).map_err(|e| err(GAMES_FILE, &e))?;
+        self.games.flush().map_err(|e| err(GAMES_FILE, &e))
+    }
+}
+
+/// Rewrites `path` without the rows of games not in `finished` (if any).
+fn drop_unfinished_positions(path: &Path, finished: &HashSet<u64>) -> Result<(), String> {
+    let mut stray = false;
+    read_positions(path, |p| {
+        stray |= !finished.contains(&p.game);
+        Ok(())
+    })?;
+    if !stray {
+        return Ok(());
+    }
+    let tmp = path.with_extension("csv.tmp");
+    let file = File::create(&tmp).map_err(|e| format!("{}: {e}", tmp.display()))?;
+    let mut writer = csv::Writer::from_writer(file);
+    read_positions(path, |p| {
+        if finished.contains(&p.game) {
+            writer.serialize(&p).map_err(|e| format!("{}: {e}", tmp.display()))?;
+        }
+        Ok(())
+    })?;
+    writer.flush().map_err(|e| format!("{}: {e}", tmp.display()))?;
+    drop(writer);
+    fs::rename(&tmp, path).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Writes `value` as pretty JSON to `path` (via a temporary file).
+pub fn write_json(path: &Path, value: &serde_json::Value) -> Result<(), String> {
+    let tmp = path.with_extension("json.tmp");
+    let text = serde_json::to_string_pretty(value).map_err(|e| e.to_string())? + "\n";
+    let mut file = File::create(&tmp).map_err(|e| format!("{}: {e}", tmp.display()))?;
+    file.write_all(text.as_bytes()).map_err(|e| format!("{}: {e}", tmp.display()))?;
+    fs::rename(&tmp, path).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(id: u64) -> GameRecord {
+        GameRecord {
+            game: id,
+            pair: id / 2,
+            seed: 1,
+            opening: "X/..../.OX./.XO./....".into(),
+            black: "random".into(),
+            white: "engine:depth=2,tt=1".into(),
+            result: "1-0".into(),
+            black_count: 9,
+            white_count: 7,
+            score: 2,
+            plies: 12,
+            black_cpu: 0.001,
+            white_cpu: 0.25,
+            ending: "normal".into(),
+            detail: String::new(),
+        }
+    }
+
+    fn position(id: u64, ply: u32) -> PositionRecord {
+        PositionRecord {
+            game: id,
+            ply,
+            side: "X".into(),
+            board: "X/..../.OX./.XO./....".into(),
+            score: Some(-100),
+            depth: None,
+            result: 1.0,
+            disc_diff: 2,
+        }
+    }
+
+    #[test]
+    fn resume_repairs_a_torn_line_and_drops_unfinished_positions() {
+        let dir = std::env::temp_dir().join(format!("selfplay-record-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        {
+            let (mut store, old) = Store::open(&dir).unwrap();
+            assert!(old.is_empty());
+            store.append(&game(0), &[position(0, 0), position(0, 1)]).unwrap();
+            store.append(&game(1), &[position(1, 0)]).unwrap();
+        }
+        // A game in flight: its positions are out, its games row is torn.
+        let mut f = OpenOptions::new().append(true).open(dir.join(POSITIONS_FILE)).unwrap();
+        f.write_all(b"2,0,X,X/..../.OX./.XO./....,,,1,2\n2,1,O,X/...").unwrap();
+        let mut f = OpenOptions::new().append(true).open(dir.join(GAMES_FILE)).unwrap();
+        f.write_all(b"2,1,1,X/..").unwrap();
+        let (mut store, old) = Store::open(&dir).unwrap();
+        assert_eq!(old, vec![game(0), game(1)]);
+        store.append(&game(2), &[position(2, 0)]).unwrap();
+        drop(store);
+        let games = read_games(&dir.join(GAMES_FILE)).unwrap();
+        assert_eq!(games.iter().map(|g| g.game).collect::<Vec<_>>(), [0, 1, 2]);
+        let mut rows = Vec::new();
+        read_positions(&dir.join(POSITIONS_FILE), |p| {
+            rows.push(p);
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(rows, vec![position(0, 0), position(0, 1), position(1, 0), position(2, 0)]);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_foreign_header_is_refused() {
+        let dir = std::env::temp_dir().join(format!("selfplay-header-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        fs::write(dir.join(GAMES_FILE), "id,winner\n1,X\n").unwrap();
+        let err = Store::open(&dir).err().unwrap();
+        assert!(err.contains("games.csv:1: expected the header `game,pair,"), "{err}");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+}
