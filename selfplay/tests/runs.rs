@@ -1,0 +1,225 @@
+//! Whole runs: determinism, resume after a kill or Ctrl-C, forfeits that do
+//! not stop a run, shards and merge, SPRT early stop, and the pinned RNG.
+
+use rand::Rng;
+use selfplay::protocol::ReversiProtocol;
+use selfplay::record::{self, GameRecord};
+use selfplay::run::{self, Job, RunOptions, Schedule, Shard};
+use selfplay::stats::Sprt;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use engine::reversi::{Size6, Variant};
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("selfplay-runs-{}-{name}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    dir
+}
+
+fn job(players: &[&str], games: u64) -> Job {
+    Job {
+        variant: "othello6".into(),
+        players: players.iter().map(|s| s.to_string()).collect(),
+        schedule: Schedule::RoundRobin,
+        games,
+        seed: 7,
+        openings: None,
+        random_plies: 4,
+        tc: 300.0,
+        sample_every: 1,
+        shard: None,
+    }
+}
+
+fn options(out: &Path, threads: usize, sprt: Option<Sprt>) -> RunOptions {
+    RunOptions { out: out.to_path_buf(), threads, sprt, command: vec!["test".into()], quiet: true }
+}
+
+fn run_othello6(job: &Job, options: &RunOptions) -> run::Summary {
+    run::run(&ReversiProtocol::<Size6>::new(Variant::Othello6), job, options).unwrap()
+}
+
+/// Marks the result of a level Duo game, which the CPU time left decides.
+const BY_TIME: &str = "(by time)";
+
+/// The games of a folder in id order, without what CPU time decides: the
+/// time columns and the winner of a level Duo game.
+fn games(dir: &Path) -> Vec<GameRecord> {
+    let mut games = record::read_games(&dir.join(record::GAMES_FILE)).unwrap();
+    games.sort_by_key(|g| g.game);
+    for g in &mut games {
+        (g.black_cpu, g.white_cpu) = (0.0, 0.0);
+        if g.ending == "tiebreak" {
+            g.result = BY_TIME.into();
+        }
+    }
+    games
+}
+
+/// The positions of a folder in game and ply order (results of level Duo
+/// games blanked, as in [`games`]).
+fn positions(dir: &Path) -> Vec<record::PositionRecord> {
+    let by_time: std::collections::HashSet<u64> =
+        games(dir).iter().filter(|g| g.result == BY_TIME).map(|g| g.game).collect();
+    let mut rows = Vec::new();
+    record::read_positions(&dir.join(record::POSITIONS_FILE), |mut p| {
+        if by_time.contains(&p.game) {
+            p.result = -1.0;
+        }
+        rows.push(p);
+        Ok(())
+    })
+    .unwrap();
+    rows.sort_by_key(|p| (p.game, p.ply));
+    rows
+}
+
+#[test]
+fn the_named_rng_is_pinned() {
+    let mut rng = run::stream_rng(42, 7);
+    let first: Vec<u64> = (0..3).map(|_| rng.next_u64()).collect();
+    // ChaCha8Rng::seed_from_u64(42) on stream 7; changing this changes every
+    // recorded run's openings and random players.
+    assert_eq!(first, PINNED);
+    assert_ne!(run::stream_rng(42, 8).next_u64(), PINNED[0]);
+}
+
+const PINNED: [u64; 3] = [2370525664269707216, 6019739031913071421, 11352947354031309824];
+
+#[test]
+fn the_same_seed_gives_the_same_games() {
+    let players = ["engine:depth=2", "random", "minimax"];
+    let job = job(&players, 6);
+    let (a, b) = (temp_dir("det-a"), temp_dir("det-b"));
+    let sa = run_othello6(&job, &options(&a, 2, None));
+    run_othello6(&job, &options(&b, 1, None));
+    assert_eq!(sa.games, 18, "3 pairings of 6 games");
+    assert_eq!(games(&a), games(&b));
+    assert_eq!(positions(&a), positions(&b));
+    // Colour-swapped pairs share their opening; pairs differ.
+    let g = games(&a);
+    assert_eq!(g[0].opening, g[1].opening);
+    assert_ne!(g[0].opening, g[2].opening);
+    assert_eq!((g[0].black.as_str(), g[1].white.as_str()), ("engine:depth=2", "engine:depth=2"));
+    // Another seed, other games.
+    let c = temp_dir("det-c");
+    run_othello6(&Job { seed: 8, ..job.clone() }, &options(&c, 2, None));
+    assert_ne!(games(&a), games(&c));
+    // Resuming a finished run plays nothing; a different job is refused.
+    assert_eq!(run_othello6(&job, &options(&a, 2, None)).played, 0);
+    let other = Job { games: 8, ..job };
+    let err = run::run(&ReversiProtocol::<Size6>::new(Variant::Othello6), &other, &options(&a, 2, None)).unwrap_err();
+    assert!(err.contains("`games` differs"), "{err}");
+    for d in [a, b, c] {
+        fs::remove_dir_all(d).unwrap();
+    }
+}
+
+#[test]
+fn a_forfeiting_agent_does_not_stop_the_run() {
+    let dir = temp_dir("forfeit");
+    fs::create_dir_all(&dir).unwrap();
+    let agent = dir.join("crash.sh");
+    fs::write(&agent, "#!/bin/bash\nexit 1\n").unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    fs::set_permissions(&agent, fs::Permissions::from_mode(0o755)).unwrap();
+    let spec = format!("cmd:{}", agent.display());
+    let out = dir.join("out");
+    let summary = run_othello6(&job(&[&spec, "random"], 4), &options(&out, 2, None));
+    assert_eq!(summary.games, 4);
+    let g = games(&out);
+    assert!(g.iter().all(|g| g.ending == "crash"));
+    assert!(g.iter().all(|g| (g.result == "0-1") == (g.black == spec)));
+    assert!(summary.report.contains("W-D-L 0-0-4"), "{}", summary.report);
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn shards_merge_into_the_whole_run() {
+    let job = job(&["engine:depth=1", "random"], 10);
+    let whole = temp_dir("whole");
+    run_othello6(&job, &options(&whole, 2, None));
+    let shards: Vec<PathBuf> = (1..=3).map(|k| temp_dir(&format!("shard{k}"))).collect();
+    for (k, dir) in shards.iter().enumerate() {
+        let shard = Some(Shard { index: k as u32 + 1, count: 3 });
+        run_othello6(&Job { shard, ..job.clone() }, &options(dir, 1, None));
+    }
+    let merged = temp_dir("merged");
+    let text = run::merge(&merged, &shards).unwrap();
+    assert!(text.starts_with("merged 10 games"), "{text}");
+    assert_eq!(games(&merged), games(&whole));
+    assert_eq!(positions(&merged), positions(&whole));
+    // Merging a shard twice is refused.
+    let again = temp_dir("merged-again");
+    let err = run::merge(&again, &[shards[0].clone(), shards[0].clone()]).unwrap_err();
+    assert!(err.contains("appears twice"), "{err}");
+    for d in shards.iter().chain([&whole, &merged]) {
+        fs::remove_dir_all(d).unwrap();
+    }
+    let _ = fs::remove_dir_all(again);
+}
+
+#[test]
+fn sprt_stops_a_clear_match_early() {
+    let dir = temp_dir("sprt");
+    let sprt = Sprt::parse("0,100").unwrap();
+    let summary = run_othello6(&job(&["engine:depth=3", "random"], 400), &options(&dir, 2, Some(sprt)));
+    assert!(summary.stopped_early && summary.games < 400, "{}", summary.report);
+    assert!(summary.report.contains("H1 accepted"), "{}", summary.report);
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+fn count_lines(path: &Path) -> usize {
+    fs::read_to_string(path).map(|t| t.lines().count()).unwrap_or(0)
+}
+
+/// Starts the binary on `out` and stops it with `signal` once `rows` games
+/// are written.
+fn start_and_stop(args: &[&str], out: &Path, rows: usize, signal: libc::c_int) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_selfplay"))
+        .args(args)
+        .arg("--out")
+        .arg(out)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while count_lines(&out.join(record::GAMES_FILE)) < rows + 1 {
+        assert!(Instant::now() < deadline, "no progress");
+        assert!(child.try_wait().unwrap().is_none(), "finished before it was stopped");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // SAFETY: signalling our own child.
+    unsafe { libc::kill(child.id() as libc::pid_t, signal) };
+    child.wait().unwrap();
+}
+
+#[test]
+fn a_killed_or_interrupted_run_resumes_to_exactly_the_whole_run() {
+    let args =
+        ["--variant", "duo12", "--a", "minimax", "--b", "minimax", "--games", "16", "--threads", "2", "--seed", "3"];
+    let whole = temp_dir("resume-whole");
+    let status = Command::new(env!("CARGO_BIN_EXE_selfplay")).args(args).arg("--out").arg(&whole).output().unwrap();
+    assert!(status.status.success(), "{}", String::from_utf8_lossy(&status.stderr));
+    let out = temp_dir("resume");
+    start_and_stop(&args, &out, 3, libc::SIGKILL);
+    let after_kill = count_lines(&out.join(record::GAMES_FILE));
+    start_and_stop(&args, &out, after_kill + 2, libc::SIGINT);
+    assert!(count_lines(&out.join(record::GAMES_FILE)) < 17, "interrupted before the end");
+    let status = Command::new(env!("CARGO_BIN_EXE_selfplay")).args(args).arg("--out").arg(&out).output().unwrap();
+    assert!(status.status.success(), "{}", String::from_utf8_lossy(&status.stderr));
+    let g = games(&out);
+    assert_eq!(g.len(), 16);
+    assert_eq!(g.iter().map(|g| g.game).collect::<Vec<_>>(), (0..16).collect::<Vec<_>>());
+    assert_eq!(g, games(&whole));
+    assert_eq!(positions(&out), positions(&whole));
+    // The report counts every game once.
+    let text = String::from_utf8_lossy(&status.stdout);
+    assert!(text.contains(": 16 games"), "{text}");
+    fs::remove_dir_all(&out).unwrap();
+    fs::remove_dir_all(&whole).unwrap();
+}
