@@ -66,6 +66,9 @@ pub fn play_game<P: GameProtocol>(
             plies += 1;
             continue;
         }
+        if abandon.load(std::sync::atomic::Ordering::Relaxed) {
+            return None;
+        }
         let mover = state.to_move();
         let (me, them) = (mover.index(), mover.opponent().index());
         let clock = Clock { own_remaining: time_left[me], opponent_remaining: time_left[them] };
@@ -127,8 +130,7 @@ pub fn play_game<P: GameProtocol>(
     for seat in seats.iter_mut() {
         seat.finish(failure.is_none());
     }
-    let letter = |c: Option<Color>| c.map_or(0.5, |c| if c == Color::Black { 1.0 } else { 0.0 });
-    let black_points = letter(winner);
+    let black_points = winner.map_or(0.5, |c| if c == Color::Black { 1.0 } else { 0.0 });
     for p in &mut positions {
         let mover_is_black = p.side == protocol.side_letter(Color::Black).to_string();
         p.result = if mover_is_black { black_points } else { 1.0 - black_points };

@@ -44,7 +44,7 @@ struct RunArgs {
     #[arg(long = "a", default_value = "engine:depth=4", value_name = "SPEC")]
     a: String,
     /// Second player (same forms as --a).
-    #[arg(long = "b", default_value = "engine:depth=4", value_name = "SPEC")]
+    #[arg(long = "b", default_value = "engine:depth=3", value_name = "SPEC")]
     b: String,
     /// Players of a tournament (repeat; replaces --a and --b).
     #[arg(long = "player", value_name = "SPEC")]
