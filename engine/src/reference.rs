@@ -2,12 +2,15 @@
 //! describes it: plain minimax with no alpha-beta pruning, a depth chosen from
 //! the remaining time before every move, and a simple disc/positional
 //! evaluation. It exists so self-play can measure engines against what the
-//! graders play; it is deliberately weak.
+//! graders play; it is deliberately weak. The search is the textbook
+//! MINIMAX with a cutoff ([`crate::textbook`]); this module adds the depth
+//! rule and the evaluation.
 
 use crate::agent::{Agent, Clock, Decision};
 use crate::bitboard::BitSet;
-use crate::game::Game;
+use crate::eval::{Evaluator, SCORE_PER_DISC};
 use crate::reversi::{Geometry, Move, Position};
+use crate::textbook::{Cutoff, minimax};
 
 /// Search depth when more than [`DEEP_TIME_SECS`] seconds remain.
 pub const DEEP_DEPTH: u32 = 3;
@@ -30,9 +33,6 @@ const C_SQUARE_WEIGHT: i32 = -4;
 const EDGE_WEIGHT: i32 = 3;
 /// Value of a disc anywhere else.
 const INTERIOR_WEIGHT: i32 = 1;
-/// Margin added to a won (subtracted from a lost) finished game, so any win
-/// beats any positional score.
-const WIN_VALUE: i32 = 1_000_000;
 
 /// The depth the reference agent searches with `remaining` seconds left.
 pub const fn depth_for(remaining: f64) -> u32 {
@@ -91,45 +91,37 @@ impl<B: BitSet> Regions<B> {
     }
 }
 
-/// The reference minimax agent for Reversi on geometry `G` (any size).
+/// The reference agent's evaluation for Reversi on geometry `G`: the
+/// positional weight of the mover's discs minus the opponent's (corners
+/// high, cells next to corners negative, edges above the interior), in
+/// [`SCORE_PER_DISC`] units per unit of weight.
 #[derive(Clone, Debug)]
-pub struct MinimaxAgent<G: Geometry> {
+pub struct PositionalDiscs<G: Geometry> {
     regions: Regions<G::Bits>,
-    nodes: u64,
 }
 
-impl<G: Geometry> Default for MinimaxAgent<G> {
+impl<G: Geometry> Default for PositionalDiscs<G> {
     fn default() -> Self {
-        Self::new()
+        PositionalDiscs { regions: Regions::new(G::N) }
     }
+}
+
+impl<G: Geometry> Evaluator<Position<G>> for PositionalDiscs<G> {
+    fn evaluate(&self, pos: &Position<G>) -> i32 {
+        (self.regions.value(pos.player()) - self.regions.value(pos.opponent())) * SCORE_PER_DISC
+    }
+}
+
+/// The reference minimax agent for Reversi on geometry `G` (any size).
+#[derive(Clone, Debug, Default)]
+pub struct MinimaxAgent<G: Geometry> {
+    evaluator: PositionalDiscs<G>,
 }
 
 impl<G: Geometry> MinimaxAgent<G> {
     /// A reference agent for boards of geometry `G`.
     pub fn new() -> Self {
-        MinimaxAgent { regions: Regions::new(G::N), nodes: 0 }
-    }
-
-    /// The static value of `pos` for the side to move: positional disc
-    /// weights, or the final margin (plus a win bonus) of a finished game.
-    pub fn evaluate(&self, pos: &Position<G>) -> i32 {
-        if pos.is_game_over() {
-            let margin = pos.final_score_for_mover();
-            return margin + WIN_VALUE * margin.signum();
-        }
-        self.regions.value(pos.player()) - self.regions.value(pos.opponent())
-    }
-
-    fn minimax(&mut self, pos: &Position<G>, depth: u32) -> i32 {
-        self.nodes += 1;
-        if depth == 0 || pos.is_game_over() {
-            return self.evaluate(pos);
-        }
-        let mut best = i32::MIN;
-        for &mv in pos.legal_moves().iter() {
-            best = best.max(-self.minimax(&pos.play(mv), depth - 1));
-        }
-        best
+        MinimaxAgent { evaluator: PositionalDiscs::default() }
     }
 }
 
@@ -139,25 +131,19 @@ impl<G: Geometry> Agent<Position<G>> for MinimaxAgent<G> {
     }
 
     fn choose(&mut self, state: &Position<G>, clock: &Clock) -> Decision<Move<G>> {
-        self.nodes = 0;
         let depth = depth_for(clock.own_remaining);
-        let moves = state.legal_moves();
-        assert!(!moves.is_empty(), "MinimaxAgent asked to move in a finished game");
-        let mut best = (moves[0], i32::MIN);
-        // The first move in reading order wins ties, as the handouts' agents do.
-        for &mv in moves.iter() {
-            let score = -self.minimax(&state.play(mv), depth - 1);
-            if score > best.1 {
-                best = (mv, score);
-            }
-        }
-        Decision { mv: best.0, score: Some(best.1), depth: Some(depth), nodes: self.nodes }
+        let problem = Cutoff { max: state.to_move(), depth, evaluator: &self.evaluator };
+        // Plain MINIMAX: the first move in reading order wins ties.
+        let outcome = minimax(&problem, state, &mut (), None);
+        let mv = outcome.best.expect("MinimaxAgent asked to move in a finished game");
+        Decision { mv, score: Some(outcome.value), depth: Some(depth), nodes: outcome.calls }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Game;
     use crate::reversi::{Size4, Size8, Size12, Variant};
 
     #[test]
@@ -209,11 +195,11 @@ mod tests {
 
     #[test]
     fn searches_every_node_without_pruning() {
-        // Full-width minimax to depth 2 from the 8x8 start visits the root's
-        // 4 children and each of their 3 replies: 4 + 12 nodes.
+        // Full-width minimax to depth 2 from the 8x8 start visits the root,
+        // its 4 children and each of their 3 replies: 1 + 4 + 12 nodes.
         let pos: Position<Size8> = Variant::Othello8.start();
         let mut agent = MinimaxAgent::<Size8>::new();
         let d = agent.choose(&pos, &Clock { own_remaining: 10.0, opponent_remaining: 10.0 });
-        assert_eq!(d.nodes, 16);
+        assert_eq!(d.nodes, 17);
     }
 }
