@@ -1,8 +1,11 @@
 //! External agents, run the way the handouts' game master runs them: one
 //! process per move in a folder of its own (fresh for every game, so
 //! `playdata.txt` never survives a game), `input.txt` in, `output.txt` out,
-//! charged the child's CPU time (user + system, all threads, from the OS),
-//! killed when it overruns. A calibrate program, if given, runs once per run.
+//! charged the child's CPU time (user + system, all threads, from `wait4`),
+//! killed when it overruns: its CPU time is polled from `/proc` while it runs
+//! (`RLIMIT_CPU` stops it too, where `/proc` is missing), and an agent that
+//! idles is stopped by a wall-clock backstop. A calibrate program, if given,
+//! runs once per run.
 
 use crate::player::{Answer, Failure, Forfeit, Played};
 use crate::protocol::GameProtocol;
@@ -62,8 +65,32 @@ struct Exit {
     signal: Option<i32>,
     /// User + system CPU seconds of the child and its waited-for children.
     cpu: f64,
-    /// True when we killed it (wall-clock backstop or abandon).
-    killed_by_us: bool,
+    /// Why we killed it, if we did.
+    killed: Option<Kill>,
+}
+
+/// Why the game master killed an agent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kill {
+    /// Its CPU time passed its remaining time.
+    Cpu,
+    /// It ran past the wall-clock backstop.
+    Wall,
+    /// The run is being abandoned.
+    Abandon,
+}
+
+/// CPU seconds (user + system, all threads) the running process `pid` has
+/// used so far, from `/proc/PID/stat`; `None` where that is unavailable.
+fn running_cpu(pid: libc::pid_t) -> Option<f64> {
+    let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // Fields after the command name in parentheses: state is field 3,
+    // utime 14, stime 15 (in clock ticks).
+    let fields: Vec<&str> = stat[stat.rfind(')')? + 1..].split_whitespace().collect();
+    let ticks: f64 = fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
+    // SAFETY: sysconf has no preconditions.
+    let per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
+    (per_second > 0).then(|| ticks / per_second as f64)
 }
 
 fn timeval_secs(t: libc::timeval) -> f64 {
@@ -100,12 +127,12 @@ fn run_limited(
     let pid = child.id() as libc::pid_t;
     let deadline = cpu_limit.map(|s| Instant::now() + Duration::from_secs_f64(s * WALL_FACTOR + WALL_GRACE_SECS));
     let mut pause = POLL_START;
-    let mut killed_by_us = false;
+    let mut killed = None;
     loop {
         let mut status: libc::c_int = 0;
         // SAFETY: an all-zero rusage is a valid value to be overwritten.
         let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-        let flags = if killed_by_us { 0 } else { libc::WNOHANG };
+        let flags = if killed.is_some() { 0 } else { libc::WNOHANG };
         // SAFETY: `pid` is our child, not reaped yet (std never waits for it:
         // the `Child` is dropped without `wait`); the pointers are valid.
         let rc = unsafe { libc::wait4(pid, &mut status, flags, &mut usage) };
@@ -116,7 +143,7 @@ fn run_limited(
             } else {
                 (None, libc::WIFSIGNALED(status).then(|| libc::WTERMSIG(status)))
             };
-            return Ok(Exit { code, signal, cpu, killed_by_us });
+            return Ok(Exit { code, signal, cpu, killed });
         }
         if rc < 0 {
             let err = std::io::Error::last_os_error();
@@ -125,15 +152,23 @@ fn run_limited(
             }
             return Err(err);
         }
-        let overdue = deadline.is_some_and(|d| Instant::now() >= d);
-        if overdue || abandon.load(Ordering::Relaxed) {
+        let reason = if abandon.load(Ordering::Relaxed) {
+            Some(Kill::Abandon)
+        } else if deadline.is_some_and(|d| Instant::now() >= d) {
+            Some(Kill::Wall)
+        } else if cpu_limit.is_some_and(|limit| running_cpu(pid).is_some_and(|used| used > limit)) {
+            Some(Kill::Cpu)
+        } else {
+            None
+        };
+        if reason.is_some() {
             // SAFETY: signalling our child's process group (and the child
             // itself, should setpgid not have run yet).
             unsafe {
                 libc::kill(-pid, libc::SIGKILL);
                 libc::kill(pid, libc::SIGKILL);
             }
-            killed_by_us = true;
+            killed = reason;
             continue;
         }
         std::thread::sleep(pause);
@@ -223,14 +258,15 @@ impl ExternalPlayer {
                 return Answer::Lost(Failure::new(Forfeit::Crash, detail), 0.0);
             }
         };
-        if abandon.load(Ordering::Relaxed) && exit.killed_by_us {
-            return Answer::Abandoned;
-        }
         let lost = |forfeit, detail: String| Answer::Lost(Failure::new(forfeit, detail), exit.cpu);
-        if exit.killed_by_us {
-            return lost(Forfeit::Timeout, format!("no answer within {:.1} s wall clock", limit.unwrap_or(0.0)));
+        match exit.killed {
+            Some(Kill::Abandon) => return Answer::Abandoned,
+            Some(Kill::Wall) => {
+                return lost(Forfeit::Timeout, format!("no answer within {:.1} s wall clock", limit.unwrap_or(0.0)));
+            }
+            _ => {}
         }
-        if exit.cpu >= clock.own_remaining || exit.signal == Some(libc::SIGXCPU) {
+        if exit.killed == Some(Kill::Cpu) || exit.cpu >= clock.own_remaining || exit.signal == Some(libc::SIGXCPU) {
             return lost(Forfeit::Timeout, format!("used {:.3} s of {:.3} s", exit.cpu, clock.own_remaining));
         }
         match (exit.code, exit.signal) {

@@ -46,6 +46,15 @@ pub struct PlayerSpec {
     pub tc: Option<f64>,
 }
 
+impl PlayerSpec {
+    /// True when one seat can play game after game (engines and the
+    /// reference agent, reset by `new_game`); random players are re-seeded
+    /// and external ones get a fresh folder per game.
+    pub fn reusable(&self) -> bool {
+        matches!(self.kind, PlayerKind::Engine(_) | PlayerKind::Minimax)
+    }
+}
+
 impl fmt::Display for PlayerSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.text)

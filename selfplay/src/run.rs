@@ -360,6 +360,7 @@ pub fn run<P: GameProtocol>(protocol: &P, job: &Job, options: &RunOptions) -> Re
     let (tx, rx) = mpsc::channel::<Played>();
 
     let worker = |tx: mpsc::Sender<Played>| {
+        let mut kept: Vec<Option<Seat<P::State>>> = specs.iter().map(|_| None).collect();
         loop {
             if stop.load(Ordering::Relaxed) || INTERRUPTS.load(Ordering::Relaxed) > 0 {
                 return;
@@ -371,12 +372,11 @@ pub fn run<P: GameProtocol>(protocol: &P, job: &Job, options: &RunOptions) -> Re
             let (black, white) = if local % 2 == 0 { (a, b) } else { (b, a) };
             let mut rng = stream_rng(job.seed, id);
             let seeds = [rng.next_u64(), rng.next_u64()];
-            let seats = (|| -> Result<_, String> {
-                Ok([
-                    Seat::new(protocol, &specs[black], seeds[0], &homes[black])?,
-                    Seat::new(protocol, &specs[white], seeds[1], &homes[white])?,
-                ])
-            })();
+            let mut seat = |player: usize, seed: u64| match kept[player].take() {
+                Some(seat) => Ok(seat),
+                None => Seat::new(protocol, &specs[player], seed, &homes[player]),
+            };
+            let seats = seat(black, seeds[0]).and_then(|b| Ok([b, seat(white, seeds[1])?]));
             let mut seats = match seats {
                 Ok(s) => s,
                 Err(e) => {
@@ -395,7 +395,15 @@ pub fn run<P: GameProtocol>(protocol: &P, job: &Job, options: &RunOptions) -> Re
                 sample_every: job.sample_every.max(1),
             };
             let [s0, s1] = &mut seats;
-            match play_game(protocol, &setup, [s0, s1], &ABANDON) {
+            let result = play_game(protocol, &setup, [s0, s1], &ABANDON);
+            // Engines keep their tables between games (`new_game` clears
+            // what a game may not inherit); seeded players start afresh.
+            for (player, seat) in [black, white].into_iter().zip(seats) {
+                if specs[player].reusable() {
+                    kept[player] = Some(seat);
+                }
+            }
+            match result {
                 Some(result) => {
                     if tx.send(result).is_err() {
                         return;
