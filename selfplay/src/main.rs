@@ -122,7 +122,9 @@ fn run_match(args: RunArgs) -> Result<(), String> {
     let variant = args.variant;
     let summary = engine::with_geometry!(variant, G => run::run(&ReversiProtocol::<G>::new(variant), &job, &options))?;
     print!("{}", summary.report);
-    if summary.stopped_early {
+    if summary.stopped_early && summary.sprt_decided {
+        println!("stopped early: the SPRT reached its verdict after {} games", summary.games);
+    } else if summary.stopped_early {
         println!(
             "stopped early: {} of the games are in {}; rerun the same command to continue",
             summary.games,

@@ -128,6 +128,8 @@ pub struct Summary {
     pub report: String,
     /// True when the run stopped before its last game (Ctrl-C or SPRT).
     pub stopped_early: bool,
+    /// True when the SPRT reached a verdict (a rerun plays no more games).
+    pub sprt_decided: bool,
 }
 
 /// The pairings `(a, b)` of a job: indices into its players.
@@ -475,6 +477,7 @@ pub fn run<P: GameProtocol>(protocol: &P, job: &Job, options: &RunOptions) -> Re
     }
     summary.seconds = started.elapsed().as_secs_f64();
     summary.stopped_early = summary.games < shard_total;
+    summary.sprt_decided = options.sprt.is_some_and(|s| s.verdict(&tally.total_pairs) != Verdict::Continue);
     summary.report = report(job, &specs, &pairings, &tally, options.sprt.as_ref(), &summary);
     Ok(summary)
 }
@@ -510,16 +513,14 @@ fn report(
         if let Some(e) = p.elo() {
             let c = p.0;
             out += &format!(
-                "  pairs LL {} LD {} WL+DD {} WD {} WW {}: Elo {:+.1} ± {:.1}, nElo {:+.1} ± {:.1}, LOS {:.1}%\n",
+                "  pairs LL {} LD {} WL+DD {} WD {} WW {}: {}, n{}, LOS {:.1}%\n",
                 c[0],
                 c[1],
                 c[2],
                 c[3],
                 c[4],
-                e.elo,
-                e.error,
-                e.nelo,
-                e.nelo_error,
+                crate::stats::elo_text(e.elo, e.error),
+                crate::stats::elo_text(e.nelo, e.nelo_error),
                 100.0 * e.los
             );
         }
@@ -568,11 +569,10 @@ impl Progress {
     fn new(quiet: bool, total: u64, done: u64) -> Self {
         let bar = (!quiet && std::io::stderr().is_terminal()).then(|| {
             let bar = ProgressBar::new(total);
-            let style = ProgressStyle::with_template(
-                "{elapsed_precise} [{bar:25}] {pos}/{len} games, {per_sec}, ETA {eta} | {msg}",
-            )
-            .expect("the template is valid")
-            .progress_chars("=> ");
+            let style =
+                ProgressStyle::with_template("{elapsed_precise} [{bar:25}] {pos}/{len} games, ETA {eta} | {msg}")
+                    .expect("the template is valid")
+                    .progress_chars("=> ");
             bar.set_style(style);
             bar.set_position(done);
             bar.reset_eta();
@@ -598,14 +598,14 @@ impl Progress {
     }
 
     fn update(&self, done: u64, status: &str) {
+        let secs = self.started.elapsed().as_secs_f64();
+        let rate = (done - self.start_count) as f64 / secs.max(1e-9);
         if let Some(bar) = &self.bar {
             bar.set_position(done);
-            bar.set_message(status.to_string());
+            bar.set_message(format!("{rate:.2} games/s | {status}"));
         } else if !self.quiet && (done >= self.next_line.get() || done == self.total) {
             let step = (self.total * PLAIN_PROGRESS_PERCENT).div_ceil(100).max(1);
             self.next_line.set(done + step);
-            let secs = self.started.elapsed().as_secs_f64();
-            let rate = (done - self.start_count) as f64 / secs.max(1e-9);
             let eta = if rate > 0.0 { (self.total - done) as f64 / rate } else { 0.0 };
             eprintln!(
                 "{done}/{} games ({:.0}%), {rate:.2} games/s, ETA {eta:.0} s | {status}",
@@ -617,7 +617,7 @@ impl Progress {
 
     fn finish(&self) {
         if let Some(bar) = &self.bar {
-            bar.finish();
+            bar.abandon();
         }
     }
 }

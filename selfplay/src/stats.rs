@@ -22,6 +22,9 @@ pub const Z95: f64 = 1.959_963_984_540_054;
 /// Added to every pentanomial count before the SPRT's variance, so the LLR
 /// exists when all pairs so far ended alike.
 const SPRT_REGULARIZATION: f64 = 1e-3;
+/// Pairs an SPRT needs before it may stop: with fewer, the sample variance
+/// (and so the LLR) says nothing.
+pub const SPRT_MIN_PAIRS: u64 = 10;
 
 /// Elo difference for an expected score `s` in (0, 1).
 pub fn score_to_elo(s: f64) -> f64 {
@@ -190,13 +193,21 @@ impl Estimate {
     }
 }
 
+/// `Elo +12.3 ± 4.5`, or `Elo +inf` / `Elo -inf` when one side scored
+/// everything (the interval is then unbounded).
+pub fn elo_text(elo: f64, error: f64) -> String {
+    if elo.is_finite() && error.is_finite() {
+        format!("Elo {elo:+.1} ± {error:.1}")
+    } else if elo.is_finite() {
+        format!("Elo {elo:+.1} ± inf")
+    } else {
+        format!("Elo {}inf", if elo > 0.0 { '+' } else { '-' })
+    }
+}
+
 impl fmt::Display for Estimate {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.elo.is_finite() && self.error.is_finite() {
-            write!(f, "Elo {:+.1} ± {:.1}, LOS {:.1}%", self.elo, self.error, 100.0 * self.los)
-        } else {
-            write!(f, "Elo {}inf, LOS {:.1}%", if self.score > 0.5 { '+' } else { '-' }, 100.0 * self.los)
-        }
+        write!(f, "{}, LOS {:.1}%", elo_text(self.elo, self.error), 100.0 * self.los)
     }
 }
 
@@ -257,8 +268,11 @@ impl Sprt {
         n * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * variance)
     }
 
-    /// The verdict for the pairs so far.
+    /// The verdict for the pairs so far (none before [`SPRT_MIN_PAIRS`]).
     pub fn verdict(&self, pairs: &Pentanomial) -> Verdict {
+        if pairs.pairs() < SPRT_MIN_PAIRS {
+            return Verdict::Continue;
+        }
         let llr = self.llr(pairs);
         let (lower, upper) = self.bounds();
         if llr >= upper {
@@ -343,6 +357,7 @@ mod tests {
         let pairs = Pentanomial([10, 20, 40, 20, 10]);
         close(sprt.llr(&pairs), -0.13799, 1e-4);
         assert_eq!(sprt.verdict(&pairs), Verdict::Continue);
+        assert_eq!(sprt.verdict(&Pentanomial([9, 0, 0, 0, 0])), Verdict::Continue, "too few pairs");
         assert_eq!(sprt.verdict(&Pentanomial([0, 0, 100, 150, 100])), Verdict::H1);
         assert_eq!(sprt.verdict(&Pentanomial([100, 150, 100, 0, 0])), Verdict::H0);
         assert!(Sprt::parse("10,0").is_err());
