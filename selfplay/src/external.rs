@@ -176,9 +176,14 @@ fn run_limited(
     }
 }
 
-/// Runs `spec`'s calibrate program once in `home` (unless `calibration.txt`
-/// is already there from an earlier, resumed run).
+/// Prepares `spec`'s folder `home`: checks that a program named by a path
+/// exists, and runs the calibrate program once (unless `calibration.txt` is
+/// already there from an earlier, resumed run).
 pub fn calibrate(spec: &ExternalSpec, home: &Path) -> Result<(), String> {
+    let program = resolve(&spec.program);
+    if spec.program.contains('/') && !program.is_file() {
+        return Err(format!("{}: no such program", program.display()));
+    }
     fs::create_dir_all(home).map_err(|e| format!("{}: cannot create: {e}", home.display()))?;
     let Some(words) = &spec.calibrate else { return Ok(()) };
     if home.join(CALIBRATION_FILE).exists() {

@@ -110,12 +110,6 @@ pub fn play_game<P: GameProtocol>(
         state.make(mv);
         plies += 1;
     }
-    if abandon.load(std::sync::atomic::Ordering::Relaxed)
-        && failure.as_ref().is_some_and(|(_, f)| f.forfeit == Forfeit::Timeout)
-    {
-        // A kill on abandon can look like a timeout: do not record it.
-        return None;
-    }
     let outcome = protocol.outcome(&state, time_left);
     let (winner, ending, detail) = match &failure {
         None => {

@@ -13,7 +13,8 @@
 //! - LOS = `Φ((W - L) / √(W + L))` for W/D/L, `Φ((s - 1/2) / (σ/√n))` for pairs.
 //! - SPRT: the generalized SPRT on pair scores (logistic Elo bounds), with
 //!   `LLR = n (s1 - s0)(2s - s0 - s1) / (2 σ²)`, stopping at
-//!   `ln(β/(1-α))` (H0) or `ln((1-β)/α)` (H1).
+//!   `ln(β/(1-α))` (H0) or `ln((1-β)/α)` (H1), and never before
+//!   [`SPRT_MIN_PAIRS`] pairs.
 
 use std::fmt;
 

@@ -223,3 +223,31 @@ fn a_killed_or_interrupted_run_resumes_to_exactly_the_whole_run() {
     fs::remove_dir_all(&out).unwrap();
     fs::remove_dir_all(&whole).unwrap();
 }
+
+#[test]
+fn openings_come_from_the_file_in_turn_and_bad_files_are_refused() {
+    let dir = temp_dir("openings");
+    fs::create_dir_all(&dir).unwrap();
+    let book = dir.join("book.txt");
+    let first = "X/....../....../..OX../..XO../....../......";
+    let second = "O/....../....../..OX../..XXX./....../......";
+    fs::write(&book, format!("# two openings\n{first}\n\n{second}\n")).unwrap();
+    let job = Job { openings: Some(book.clone()), ..job(&["random", "minimax"], 6) };
+    let out = dir.join("out");
+    run_othello6(&job, &options(&out, 2, None));
+    let openings: Vec<String> = games(&out).into_iter().map(|g| g.opening).collect();
+    assert_eq!(openings, [first, first, second, second, first, first]);
+    fs::write(&book, format!("{first}\nX/....../......\n")).unwrap();
+    let err = run::run(&ReversiProtocol::<Size6>::new(Variant::Othello6), &job, &options(&dir.join("o2"), 1, None))
+        .unwrap_err();
+    assert!(err.ends_with("book.txt:2: expected a side letter and 6 rows separated by `/`, found 3 fields"), "{err}");
+    let missing = job_with_missing_program();
+    let err = run::run(&ReversiProtocol::<Size6>::new(Variant::Othello6), &missing, &options(&dir.join("o3"), 1, None))
+        .unwrap_err();
+    assert!(err.contains("no such program"), "{err}");
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+fn job_with_missing_program() -> Job {
+    job(&["cmd:./no/such/agent", "random"], 2)
+}
