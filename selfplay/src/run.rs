@@ -323,13 +323,16 @@ pub fn run<P: GameProtocol>(protocol: &P, job: &Job, options: &RunOptions) -> Re
     if job.games == 0 || job.games % 2 != 0 {
         return Err(format!("--games {}: expected a positive even number (colour-swapped pairs)", job.games));
     }
-    let specs: Vec<PlayerSpec> = job.players.iter().map(|s| s.parse()).collect::<Result<_, _>>()?;
+    let specs: Vec<PlayerSpec> =
+        job.players.iter().map(|s| s.parse().map_err(|e| format!("player `{s}`: {e}"))).collect::<Result<_, _>>()?;
     let book = match &job.openings {
         Some(path) => read_openings(protocol, path)?,
         None => Vec::new(),
     };
-    let (mut store, finished) = Store::open(&options.out)?;
+    // The job is checked before anything in the folder is touched.
+    std::fs::create_dir_all(&options.out).map_err(|e| format!("{}: cannot create: {e}", options.out.display()))?;
     check_or_write_run_file(&options.out, job, options)?;
+    let (mut store, finished) = Store::open(&options.out)?;
     let homes = prepare_players(protocol, &specs, &options.out)?;
     let pairings = pairings(job);
     let total_ids = pairings.len() as u64 * job.games;
