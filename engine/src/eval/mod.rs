@@ -3,6 +3,19 @@
 //! Scores are from the side to move's point of view, in units where
 //! [`SCORE_PER_DISC`] is one disc of final margin, so evaluations and exact
 //! endgame scores (disc difference times [`SCORE_PER_DISC`]) compare directly.
+//!
+//! The strong evaluation is [`PatternEval`]: linear in weights laid out by the
+//! per-variant [`Registry`], compiled in from generated files under
+//! `weights/` or loaded from a weights file ([`WeightSet`]).
+
+pub mod hand;
+pub mod pattern;
+pub mod registry;
+pub mod weights;
+
+pub use pattern::{Feature, Features, PatternEval};
+pub use registry::{Registry, TableSpec};
+pub use weights::WeightSet;
 
 use crate::game::Game;
 

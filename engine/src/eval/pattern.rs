@@ -1,0 +1,306 @@
+//! The pattern evaluation: a sum of weights over the features of a position,
+//! linear in the weights.
+//!
+//! [`Features`] turns a position into its active (weight index,
+//! multiplicity) pairs following the [`Registry`] layout; [`PatternEval`]
+//! adds the weights of a [`WeightSet`] over the same pairs, so
+//! `evaluate(pos) == Σ weights[index] * multiplicity` exactly, with no
+//! scaling: weights are in [`SCORE_PER_DISC`](super::SCORE_PER_DISC) units.
+//! One traversal ([`Features::visit`]) serves both, so they cannot disagree.
+
+use super::Evaluator;
+use super::registry::{MAX_PATTERN_CELLS, MOBILITY, PARITY, POSITIONAL, POTENTIAL_MOBILITY, Registry};
+use super::weights::{WeightSet, compiled};
+use crate::bitboard::BitSet;
+use crate::reversi::{Geometry, Position, Variant, neighbours};
+use std::borrow::Cow;
+use std::path::Path;
+
+/// Words of the widest board's bit set (12x12: 3).
+const MAX_WORDS: usize = 3;
+
+/// One active feature: the weight at `index` counts `multiplicity` times.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Feature {
+    /// Flat weight index (see [`Registry::index`]).
+    pub index: usize,
+    /// How many times the weight counts (may be negative).
+    pub multiplicity: i32,
+}
+
+/// Receives the features of a position.
+trait Sink {
+    fn add(&mut self, index: usize, multiplicity: i32);
+}
+
+/// Sums weights: the evaluation.
+struct Sum<'a> {
+    weights: &'a [i16],
+    total: i32,
+}
+
+impl Sink for Sum<'_> {
+    #[inline(always)]
+    fn add(&mut self, index: usize, multiplicity: i32) {
+        self.total += i32::from(self.weights[index]) * multiplicity;
+    }
+}
+
+impl Sink for Vec<Feature> {
+    #[inline]
+    fn add(&mut self, index: usize, multiplicity: i32) {
+        if multiplicity != 0 {
+            self.push(Feature { index, multiplicity });
+        }
+    }
+}
+
+/// One pattern instance: the (word, bit) of each cell in digit order and the
+/// table offset within a phase.
+#[derive(Clone, Copy, Debug)]
+struct Instance {
+    offset: u32,
+    len: u8,
+    cells: [(u8, u8); MAX_PATTERN_CELLS],
+}
+
+/// The feature extractor of one variant on geometry `G`, precomputed from
+/// its [`Registry`].
+#[derive(Clone, Debug)]
+pub struct Features<G: Geometry> {
+    registry: &'static Registry,
+    /// Phase of each disc count `0..=N*N`.
+    phase_of: Vec<u8>,
+    /// Cells of each positional class.
+    classes: Vec<G::Bits>,
+    instances: Vec<Instance>,
+}
+
+impl<G: Geometry> Features<G> {
+    /// The extractor for `variant`, whose board must be `G`.
+    pub fn new(variant: Variant) -> Self {
+        assert_eq!(variant.size(), G::N, "variant {variant} is not played on this geometry");
+        let registry = Registry::of(variant);
+        let phase_of = (0..=G::CELLS).map(|d| registry.phase_of(d) as u8).collect();
+        let classes = registry
+            .classes
+            .iter()
+            .map(|cells| cells.iter().fold(G::Bits::EMPTY, |b, &c| b | G::Bits::bit(c)))
+            .collect();
+        let mut instances = Vec::new();
+        for p in &registry.patterns {
+            let offset = registry.tables[p.table].offset as u32;
+            for inst in &p.instances {
+                let mut cells = [(0u8, 0u8); MAX_PATTERN_CELLS];
+                for (slot, &c) in cells.iter_mut().zip(inst) {
+                    *slot = ((c / 64) as u8, (c % 64) as u8);
+                }
+                instances.push(Instance { offset, len: inst.len() as u8, cells });
+            }
+        }
+        Features { registry, phase_of, classes, instances }
+    }
+
+    /// The registry this extractor follows.
+    pub fn registry(&self) -> &'static Registry {
+        self.registry
+    }
+
+    /// Replaces `out` by the active features of `pos` (zero multiplicities
+    /// left out; a pattern entry hit by several instances appears once per
+    /// instance).
+    pub fn features(&self, pos: &Position<G>, out: &mut Vec<Feature>) {
+        out.clear();
+        self.visit(pos, out);
+    }
+
+    /// Feeds every feature of `pos` to `sink`.
+    #[inline(always)]
+    fn visit<S: Sink>(&self, pos: &Position<G>, sink: &mut S) {
+        let (me, you) = (pos.player(), pos.opponent());
+        let empty = pos.empty();
+        let discs = G::CELLS - empty.count() as usize;
+        let base = self.phase_of[discs] as usize * self.registry.phase_len;
+        let tables = &self.registry.tables;
+
+        let positional = base + tables[POSITIONAL].offset;
+        for (i, &class) in self.classes.iter().enumerate() {
+            sink.add(positional + i, (me & class).count() as i32 - (you & class).count() as i32);
+        }
+        let mobility = pos.moves().count() as i32 - pos.opponent_moves().count() as i32;
+        sink.add(base + tables[MOBILITY].offset, mobility);
+        let potential = neighbours::<G>(you, empty).count() as i32 - neighbours::<G>(me, empty).count() as i32;
+        sink.add(base + tables[POTENTIAL_MOBILITY].offset, potential);
+        let parity = if empty.count() % 2 == 1 { 1 } else { -1 };
+        sink.add(base + tables[PARITY].offset, parity);
+
+        let mut mine = [0u64; MAX_WORDS];
+        let mut theirs = [0u64; MAX_WORDS];
+        for w in 0..G::Bits::WORDS {
+            mine[w] = me.word(w);
+            theirs[w] = you.word(w);
+        }
+        for inst in &self.instances {
+            let mut index = 0u32;
+            for &(w, b) in &inst.cells[..inst.len as usize] {
+                let (w, b) = (w as usize, b as u32);
+                let digit = (mine[w] >> b & 1) | (theirs[w] >> b & 1) << 1;
+                index = index * 3 + digit as u32;
+            }
+            sink.add(base + (inst.offset + index) as usize, 1);
+        }
+    }
+}
+
+/// The pattern evaluation of one variant: [`Features`] with a weight set.
+#[derive(Clone, Debug)]
+pub struct PatternEval<G: Geometry> {
+    features: Features<G>,
+    weights: Cow<'static, [i16]>,
+}
+
+impl<G: Geometry> PatternEval<G> {
+    /// The evaluation with the variant's compiled-in weights.
+    pub fn compiled(variant: Variant) -> Self {
+        PatternEval { features: Features::new(variant), weights: Cow::Borrowed(compiled(variant)) }
+    }
+
+    /// The evaluation with `weights` (which must be for a variant on `G`).
+    pub fn with_weights(weights: WeightSet) -> Self {
+        PatternEval { features: Features::new(weights.variant), weights: Cow::Owned(weights.values) }
+    }
+
+    /// The evaluation of `variant` with the weights file at `path`.
+    pub fn from_file(variant: Variant, path: &Path) -> Result<Self, String> {
+        let set = WeightSet::load(path)?;
+        if set.variant != variant {
+            return Err(format!("{}: weights are for {}, expected {variant}", path.display(), set.variant));
+        }
+        Ok(Self::with_weights(set))
+    }
+
+    /// The feature extractor.
+    pub fn features(&self) -> &Features<G> {
+        &self.features
+    }
+
+    /// The weights, in registry order.
+    pub fn weights(&self) -> &[i16] {
+        &self.weights
+    }
+}
+
+impl<G: Geometry> Evaluator<Position<G>> for PatternEval<G> {
+    #[inline]
+    fn evaluate(&self, pos: &Position<G>) -> i32 {
+        let mut sum = Sum { weights: &self.weights, total: 0 };
+        self.features.visit(pos, &mut sum);
+        sum.total
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Game;
+    use crate::reversi::{Size4, Size6, Size8, Size10, Size12};
+    use rand::{RngExt, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    /// Positions from random games of `variant`, every ply.
+    fn random_positions<G: Geometry>(variant: Variant, games: usize, seed: u64) -> Vec<Position<G>> {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut out = Vec::new();
+        for _ in 0..games {
+            let mut pos: Position<G> = variant.start();
+            while !pos.is_terminal() {
+                out.push(pos);
+                let moves = pos.legal_moves();
+                pos = pos.play(moves[rng.random_range(0..moves.len())]);
+            }
+            out.push(pos);
+        }
+        out
+    }
+
+    /// Random weights within each table's bounds.
+    fn random_weights(variant: Variant, seed: u64) -> WeightSet {
+        let reg = Registry::of(variant);
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut values = Vec::with_capacity(reg.len());
+        for _ in 0..reg.phases {
+            for t in &reg.tables {
+                values.extend((0..t.len).map(|_| rng.random_range(t.min..=t.max) as i16));
+            }
+        }
+        WeightSet { variant, values }
+    }
+
+    fn check_linear<G: Geometry>(variant: Variant) {
+        let eval = PatternEval::<G>::with_weights(random_weights(variant, 7));
+        let compiled = PatternEval::<G>::compiled(variant);
+        let mut feats = Vec::new();
+        for pos in random_positions::<G>(variant, 4, 11) {
+            eval.features().features(&pos, &mut feats);
+            let dot: i64 = feats.iter().map(|f| i64::from(eval.weights()[f.index]) * i64::from(f.multiplicity)).sum();
+            assert_eq!(i64::from(eval.evaluate(&pos)), dot, "{variant}\n{pos}");
+            let dot: i64 =
+                feats.iter().map(|f| i64::from(compiled.weights()[f.index]) * i64::from(f.multiplicity)).sum();
+            assert_eq!(i64::from(compiled.evaluate(&pos)), dot, "{variant}\n{pos}");
+        }
+    }
+
+    #[test]
+    fn evaluation_is_features_dot_weights_on_every_board() {
+        check_linear::<Size4>(Variant::Tiny4);
+        check_linear::<Size6>(Variant::Othello6);
+        check_linear::<Size8>(Variant::Othello8);
+        check_linear::<Size10>(Variant::Othello10);
+        check_linear::<Size12>(Variant::Othello12);
+        check_linear::<Size12>(Variant::Duo12);
+    }
+
+    /// Feature multiplicities match counts taken by hand from the rules.
+    #[test]
+    fn features_count_what_the_rules_say() {
+        let pos: Position<Size8> = Variant::Othello8.start();
+        let reg = Registry::of(Variant::Othello8);
+        let feats = {
+            let mut f = Vec::new();
+            Features::<Size8>::new(Variant::Othello8).features(&pos, &mut f);
+            f
+        };
+        let sum_of = |table: usize| -> i32 {
+            let t = &reg.tables[table];
+            feats
+                .iter()
+                .filter(|f| (t.offset..t.offset + t.len).contains(&(f.index % reg.phase_len)))
+                .map(|f| f.multiplicity)
+                .sum()
+        };
+        // Start: 4 legal moves each side, even empties, two discs each.
+        assert_eq!(sum_of(MOBILITY), 0);
+        assert_eq!(sum_of(PARITY), -1);
+        assert_eq!(sum_of(POSITIONAL), 0);
+        // Every pattern instance appears once, with multiplicity 1.
+        let instances: usize = reg.patterns.iter().map(|p| p.instances.len()).sum();
+        let pattern_hits: i32 =
+            feats.iter().filter(|f| f.index % reg.phase_len >= reg.tables[4].offset).map(|f| f.multiplicity).sum();
+        assert_eq!(pattern_hits as usize, instances);
+        // A lone mover disc in the corner a1, reading edge_x from a1: the
+        // first digit (most significant) is 1.
+        let corner = Position::<Size8>::from_discs(
+            <Size8 as Geometry>::Bits::bit(0),
+            <Size8 as Geometry>::Bits::bit(9 * 3),
+            crate::game::Color::Black,
+            Variant::Othello8.scoring(),
+        );
+        let mut f = Vec::new();
+        Features::<Size8>::new(Variant::Othello8).features(&corner, &mut f);
+        let edge = &reg.tables[reg.table("edge_x").unwrap()];
+        let phase = reg.phase_of(2) * reg.phase_len;
+        assert!(f.contains(&Feature { index: phase + edge.offset + 3usize.pow(9), multiplicity: 1 }));
+        let corner_class = reg.index(reg.phase_of(2), POSITIONAL, reg.class_of(0, 0));
+        assert!(f.contains(&Feature { index: corner_class, multiplicity: 1 }));
+    }
+}

@@ -1,0 +1,329 @@
+//! The weight registry: the single list of every weight the pattern
+//! evaluation reads, per variant. The evaluator, the weight files and the
+//! tuner all take their layout from here.
+//!
+//! A weight set is a flat `i16` vector laid out phase by phase; within a
+//! phase, table by table in [`Registry::tables`] order; within a table, entry
+//! by entry. [`Registry::index`] maps (phase, table, entry) to the flat index.
+//!
+//! Tables, per phase:
+//! - `positional`: one weight per symmetry class of cells (the triangle
+//!   `row <= col < N/2` of the top-left quadrant); its multiplicity is the
+//!   mover's discs minus the opponent's discs in that class.
+//! - `mobility`: mover's legal moves minus the opponent's.
+//! - `potential_mobility`: empty cells next to an opponent disc minus empty
+//!   cells next to a mover disc.
+//! - `parity`: +1 when the number of empty cells is odd (the mover would get
+//!   the last move), -1 when it is even.
+//! - one table per pattern shape, `3^cells` entries: the cells of an instance,
+//!   in the shape's order, read as base-3 digits (first cell most
+//!   significant; 0 empty, 1 mover, 2 opponent). Every symmetric instance of a
+//!   shape (a rotation or reflection with a different cell set) reads the same
+//!   table.
+//!
+//! Phases are buckets of the disc count, equally wide from the start position
+//! to the full board, each with its own copy of every table.
+
+use crate::reversi::Variant;
+use std::sync::OnceLock;
+
+/// Largest number of cells in one pattern shape (tables have `3^10` entries).
+pub const MAX_PATTERN_CELLS: usize = 10;
+
+/// Longest edge or line segment a pattern covers: longer lines are covered by
+/// overlapping segments from both ends.
+const MAX_SEGMENT: usize = 8;
+
+/// Shortest corner-cutting diagonal that gets its own pattern.
+const MIN_DIAGONAL: usize = 4;
+
+/// Bounds and tuner step of pattern table entries.
+const PATTERN_BOUNDS: (i32, i32, i32) = (-4000, 4000, 1);
+/// Bounds and tuner step of positional weights.
+const POSITIONAL_BOUNDS: (i32, i32, i32) = (-2000, 2000, 1);
+/// Bounds and tuner step of the per-move and per-cell scalar weights.
+const SCALAR_BOUNDS: (i32, i32, i32) = (-500, 500, 1);
+/// Bounds and tuner step of the parity weight.
+const PARITY_BOUNDS: (i32, i32, i32) = (-1000, 1000, 1);
+
+/// One named weight table of a phase.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableSpec {
+    /// Name used in weight files and by the tuner.
+    pub name: String,
+    /// Number of entries.
+    pub len: usize,
+    /// Smallest allowed value.
+    pub min: i32,
+    /// Largest allowed value.
+    pub max: i32,
+    /// Suggested tuner step.
+    pub step: i32,
+    /// First entry's index within a phase.
+    pub offset: usize,
+}
+
+/// A pattern shape and the cells of each of its board instances.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PatternSpec {
+    /// Index of the shape's table in [`Registry::tables`].
+    pub table: usize,
+    /// Cell indices (`row * N + col`) of every instance, each in the shape's
+    /// digit order.
+    pub instances: Vec<Vec<usize>>,
+}
+
+/// Every weight of one variant's pattern evaluation.
+#[derive(Clone, Debug)]
+pub struct Registry {
+    /// The variant the registry describes.
+    pub variant: Variant,
+    /// Board side length.
+    pub n: usize,
+    /// Number of disc-count phases.
+    pub phases: usize,
+    /// Discs on the board at the start of a game.
+    pub start_discs: usize,
+    /// The tables of one phase, in layout order.
+    pub tables: Vec<TableSpec>,
+    /// The pattern shapes (tables from [`Registry::FIRST_PATTERN_TABLE`] on).
+    pub patterns: Vec<PatternSpec>,
+    /// Cells of each positional class, in table order.
+    pub classes: Vec<Vec<usize>>,
+    /// Number of weights in one phase.
+    pub phase_len: usize,
+}
+
+/// Index of the `positional` table.
+pub const POSITIONAL: usize = 0;
+/// Index of the `mobility` table.
+pub const MOBILITY: usize = 1;
+/// Index of the `potential_mobility` table.
+pub const POTENTIAL_MOBILITY: usize = 2;
+/// Index of the `parity` table.
+pub const PARITY: usize = 3;
+
+/// The eight symmetries of the square, applied to (row, col) on an `n` board.
+const fn transform(n: usize, sym: usize, (r, c): (usize, usize)) -> (usize, usize) {
+    let (r, c) = if sym & 4 != 0 { (c, r) } else { (r, c) };
+    let r = if sym & 1 != 0 { n - 1 - r } else { r };
+    let c = if sym & 2 != 0 { n - 1 - c } else { c };
+    (r, c)
+}
+
+/// The pattern shapes of an `n` board, in the top-left corner's frame:
+/// (name, cells in digit order).
+fn shapes(n: usize) -> Vec<(String, Vec<(usize, usize)>)> {
+    let seg = n.min(MAX_SEGMENT);
+    let mut out = Vec::new();
+    let mut edge: Vec<_> = (0..seg).map(|c| (0, c)).collect();
+    edge.push((1, 1));
+    if seg == n {
+        edge.push((1, n - 2));
+    }
+    out.push(("edge_x".to_string(), edge));
+    out.push(("corner3x3".to_string(), (0..9).map(|i| (i / 3, i % 3)).collect()));
+    if n >= 6 {
+        out.push(("corner2x5".to_string(), (0..10).map(|i| (i / 5, i % 5)).collect()));
+    }
+    out.push(("row2".to_string(), (0..seg).map(|c| (1, c)).collect()));
+    for k in MIN_DIAGONAL..=seg {
+        out.push((format!("diag{k}"), (0..k).map(|i| (i, k - 1 - i)).collect()));
+    }
+    if n > MAX_SEGMENT {
+        out.push((format!("diag_x{MAX_SEGMENT}"), (0..MAX_SEGMENT).map(|i| (i, i)).collect()));
+    }
+    out
+}
+
+/// Number of phases of a variant: more for the boards that matter most.
+const fn phase_count(variant: Variant) -> usize {
+    match variant {
+        Variant::Tiny4 => 2,
+        Variant::Othello6 | Variant::Othello10 | Variant::Othello12 => 4,
+        Variant::Othello8 | Variant::Duo12 => 6,
+    }
+}
+
+impl Registry {
+    /// Index in [`Registry::tables`] of the first pattern table.
+    pub const FIRST_PATTERN_TABLE: usize = 4;
+
+    /// The registry of `variant` (built once, then shared).
+    pub fn of(variant: Variant) -> &'static Registry {
+        static ALL: [OnceLock<Registry>; Variant::ALL.len()] = [const { OnceLock::new() }; Variant::ALL.len()];
+        let slot = Variant::ALL.iter().position(|&v| v == variant).expect("every variant is in Variant::ALL");
+        ALL[slot].get_or_init(|| Registry::build(variant))
+    }
+
+    fn build(variant: Variant) -> Registry {
+        let n = variant.size();
+        let h = n / 2;
+        let mut tables = Vec::new();
+        let mut add = |name: &str, len: usize, (min, max, step): (i32, i32, i32)| {
+            let offset = tables.last().map_or(0, |t: &TableSpec| t.offset + t.len);
+            tables.push(TableSpec { name: name.to_string(), len, min, max, step, offset });
+            tables.len() - 1
+        };
+        add("positional", h * (h + 1) / 2, POSITIONAL_BOUNDS);
+        add("mobility", 1, SCALAR_BOUNDS);
+        add("potential_mobility", 1, SCALAR_BOUNDS);
+        add("parity", 1, PARITY_BOUNDS);
+        let mut patterns = Vec::new();
+        for (name, cells) in shapes(n) {
+            debug_assert!(cells.len() <= MAX_PATTERN_CELLS);
+            let table = add(&name, 3usize.pow(cells.len() as u32), PATTERN_BOUNDS);
+            let mut instances: Vec<Vec<usize>> = Vec::new();
+            for sym in 0..8 {
+                let inst: Vec<usize> = cells
+                    .iter()
+                    .map(|&rc| {
+                        let (r, c) = transform(n, sym, rc);
+                        r * n + c
+                    })
+                    .collect();
+                let mut set = inst.clone();
+                set.sort_unstable();
+                if !instances.iter().any(|other| {
+                    let mut o = other.clone();
+                    o.sort_unstable();
+                    o == set
+                }) {
+                    instances.push(inst);
+                }
+            }
+            patterns.push(PatternSpec { table, instances });
+        }
+        let mut classes = vec![Vec::new(); h * (h + 1) / 2];
+        for cell in 0..n * n {
+            let (r, c) = (cell / n, cell % n);
+            let (r, c) = (r.min(n - 1 - r), c.min(n - 1 - c));
+            classes[class_index(h, r.min(c), r.max(c))].push(cell);
+        }
+        let phase_len = tables.last().map_or(0, |t| t.offset + t.len);
+        let start_discs = variant.start_cells().0.len() * 2;
+        Registry { variant, n, phases: phase_count(variant), start_discs, tables, patterns, classes, phase_len }
+    }
+
+    /// Total number of weights.
+    pub fn len(&self) -> usize {
+        self.phases * self.phase_len
+    }
+
+    /// True when there are no weights (never, for a real variant).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The flat index of `entry` of `table` in `phase`.
+    pub fn index(&self, phase: usize, table: usize, entry: usize) -> usize {
+        debug_assert!(entry < self.tables[table].len);
+        phase * self.phase_len + self.tables[table].offset + entry
+    }
+
+    /// The table named `name`, if any.
+    pub fn table(&self, name: &str) -> Option<usize> {
+        self.tables.iter().position(|t| t.name == name)
+    }
+
+    /// The phase of a position with `discs` discs on the board.
+    pub fn phase_of(&self, discs: usize) -> usize {
+        let span = self.n * self.n + 1 - self.start_discs;
+        (discs.saturating_sub(self.start_discs) * self.phases / span).min(self.phases - 1)
+    }
+
+    /// The (phase, table, entry) a flat index belongs to.
+    pub fn locate(&self, index: usize) -> (usize, usize, usize) {
+        let (phase, rest) = (index / self.phase_len, index % self.phase_len);
+        let table = self.tables.iter().rposition(|t| t.offset <= rest).expect("offset 0 exists");
+        (phase, table, rest - self.tables[table].offset)
+    }
+
+    /// The positional class of the quadrant cell (`r`, `c`), `r <= c < N/2`.
+    pub fn class_of(&self, r: usize, c: usize) -> usize {
+        class_index(self.n / 2, r, c)
+    }
+}
+
+/// Index of the quadrant-triangle cell (`a`, `b`), `a <= b < h`, in row
+/// order: row `i` of the triangle holds the `h - i` cells `b = i..h`.
+const fn class_index(h: usize, a: usize, b: usize) -> usize {
+    a * h - a * a.saturating_sub(1) / 2 + (b - a)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn layouts_are_contiguous_and_classes_partition_the_board() {
+        for v in Variant::ALL {
+            let reg = Registry::of(v);
+            let mut next = 0;
+            for t in &reg.tables {
+                assert_eq!(t.offset, next, "{v} {}", t.name);
+                next += t.len;
+            }
+            assert_eq!(next, reg.phase_len);
+            let mut seen = vec![0; reg.n * reg.n];
+            for class in &reg.classes {
+                assert!(!class.is_empty(), "{v}: empty positional class");
+                for &c in class {
+                    seen[c] += 1;
+                }
+            }
+            assert!(seen.iter().all(|&k| k == 1), "{v}: classes do not partition the board");
+            // The corner is class 0 and has 4 cells.
+            assert_eq!(reg.classes[reg.class_of(0, 0)].len(), 4);
+            for p in &reg.patterns {
+                let len = reg.tables[p.table].len;
+                for inst in &p.instances {
+                    assert_eq!(3usize.pow(inst.len() as u32), len);
+                    let mut s = inst.clone();
+                    s.sort_unstable();
+                    s.dedup();
+                    assert_eq!(s.len(), inst.len(), "{v}: repeated cell in {}", reg.tables[p.table].name);
+                    assert!(s.iter().all(|&c| c < reg.n * reg.n));
+                }
+            }
+            assert_eq!(
+                reg.locate(reg.index(reg.phases - 1, reg.tables.len() - 1, 7)),
+                (reg.phases - 1, reg.tables.len() - 1, 7)
+            );
+        }
+    }
+
+    #[test]
+    fn instances_follow_the_board_symmetries() {
+        let reg = Registry::of(Variant::Othello8);
+        let count =
+            |name: &str| reg.patterns.iter().find(|p| reg.tables[p.table].name == name).unwrap().instances.len();
+        // A full edge with both X-squares is mirror-symmetric: one per side.
+        assert_eq!(count("edge_x"), 4);
+        assert_eq!(count("corner3x3"), 4);
+        assert_eq!(count("corner2x5"), 8);
+        assert_eq!(count("diag8"), 2);
+        assert_eq!(count("diag4"), 4);
+        let duo = Registry::of(Variant::Duo12);
+        let count =
+            |name: &str| duo.patterns.iter().find(|p| duo.tables[p.table].name == name).unwrap().instances.len();
+        // 12-cell edges are covered by two 8-cell segments, one from each corner.
+        assert_eq!(count("edge_x"), 8);
+        assert_eq!(count("diag_x8"), 4);
+    }
+
+    #[test]
+    fn phases_span_the_game() {
+        for v in Variant::ALL {
+            let reg = Registry::of(v);
+            assert_eq!(reg.phase_of(reg.start_discs), 0);
+            assert_eq!(reg.phase_of(reg.n * reg.n), reg.phases - 1);
+            let mut last = 0;
+            for d in 0..=reg.n * reg.n {
+                let p = reg.phase_of(d);
+                assert!(p == last || p == last + 1);
+                last = p;
+            }
+        }
+    }
+}
