@@ -1,0 +1,219 @@
+use super::*;
+
+/// The start position (O to move) as input.txt text.
+fn start_input(times: &str) -> String {
+    let pos: DuoPosition = Variant::Duo12.start();
+    format!("O\n{times}\n{}", pos.rows().iter().map(|r| format!("{r}\n")).collect::<String>())
+}
+
+/// A fresh empty folder under the system temp dir.
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("duo-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn handout_style_input_is_read() {
+    // The handout's example, with its board completed: O opened with i8,
+    // flipping i9; X to play with 300 s against 286.46 s.
+    let rows = [
+        "............",
+        "............",
+        "..XO........",
+        "..OX........",
+        "............",
+        "............",
+        "............",
+        "........O...",
+        "........OO..",
+        "........OX..",
+        "............",
+        "............",
+    ];
+    let text = format!("X\n300 286.46\n{}\n", rows.join("\n"));
+    let input = parse_input(&text).unwrap();
+    assert_eq!(input.own_time, Some(300.0));
+    assert_eq!(input.opponent_time, Some(286.46));
+    assert!(input.warnings.is_empty());
+    assert_eq!(input.position.to_move(), Color::Black);
+    assert_eq!(input.position.disc_counts(), (3, 6));
+    // Start + i8 by O is a legal opening, so the board is consistent.
+    let start: DuoPosition = Variant::Duo12.start();
+    assert_eq!(start.play(DuoMove::parse("i8").unwrap()), input.position);
+    // CRLF and a trailing blank line are accepted without warnings.
+    let crlf = text.replace('\n', "\r\n") + "\r\n";
+    assert_eq!(parse_input(&crlf).unwrap().position, input.position);
+}
+
+#[test]
+fn every_malformed_class_is_an_error_or_a_warning_with_its_line() {
+    let good = start_input("300 300");
+    let hard: Vec<(String, &str)> = vec![
+        (String::new(), "line 1: expected the side to move"),
+        (good.replacen('O', "Z", 1), "line 1: expected the side to move"),
+        ("O\n".into(), "line 2: expected two remaining times, found end of file"),
+        ("O\n300 300\n".into(), "line 3: expected board row 1 of 12, found end of input"),
+        (good.replacen("..XO........", "..XO.......", 1), "line 5: expected 12 cells"),
+        (good.replacen("..XO........", "..XO.....x..", 1), "line 5: expected `X`, `O` or `.` in row 3 column 10"),
+        (good.lines().take(10).map(|l| format!("{l}\n")).collect(), "line 11: expected board row 9 of 12"),
+    ];
+    for (text, want) in hard {
+        let e = parse_input(&text).unwrap_err();
+        assert!(e.starts_with("input.txt: line ") && e.contains(want), "{e:?} (wanted {want})");
+    }
+    // A board where the side to play has no move.
+    let full = format!("X\n1 1\n{}", "OOOOOOOOOOOO\n".repeat(12));
+    assert!(parse_input(&full).unwrap_err().contains("no legal move"));
+
+    let soft: Vec<(String, &str, Option<f64>)> = vec![
+        (start_input("abc 300"), "line 2: expected two non-negative numbers", None),
+        (start_input("300"), "line 2: expected two non-negative numbers", Some(300.0)),
+        (start_input("-1 300"), "line 2: expected two non-negative numbers", None),
+        (start_input("NaN 300"), "line 2: expected two non-negative numbers", None),
+        (start_input("1 2 3"), "line 2: expected two non-negative numbers", Some(1.0)),
+        (good.replacen("300 300\n", "", 1), "line 2: expected two remaining times, found a board row", None),
+        (good.clone() + "extra\n", "line 15: expected end of file", Some(300.0)),
+    ];
+    for (text, want, own) in soft {
+        let input = parse_input(&text).unwrap();
+        assert_eq!(input.warnings.len(), 1, "{text}");
+        assert!(input.warnings[0].contains(want), "{:?} (wanted {want})", input.warnings);
+        assert_eq!(input.own_time, own);
+        assert_eq!(input.position, Variant::Duo12.start());
+    }
+}
+
+fn sample_playdata() -> PlayData {
+    let start: DuoPosition = Variant::Duo12.start();
+    let board = start.play(start.legal_moves()[0]);
+    PlayData { side: Color::White, board, own_time: 300.0, used: 0.25, overhead: 0.004, moves: 1 }
+}
+
+#[test]
+fn playdata_round_trips_and_fits_its_game() {
+    let data = sample_playdata();
+    assert_eq!(PlayData::parse(&data.to_text()), Some(data.clone()));
+    // X replied somewhere: the stored discs are all still there.
+    let now = data.board.play(data.board.legal_moves()[0]);
+    assert!(data.fits(&now, Some(299.0)));
+    // Charged 0.3 s for a move we measured at 0.25 s: overhead sample 0.05.
+    let o = data.updated_overhead(299.7);
+    assert!((o - (0.5 * 0.004 + 0.5 * 0.05)).abs() < 1e-9, "{o}");
+}
+
+#[test]
+fn missing_truncated_garbage_or_stale_playdata_is_ignored() {
+    let data = sample_playdata();
+    let text = data.to_text();
+    let now = data.board.play(data.board.legal_moves()[0]);
+    for cut in 0..text.len() {
+        assert_eq!(PlayData::parse(&text[..cut]), None, "truncated at {cut}");
+    }
+    for garbage in ["", "\0\0\0", "duo-othello playdata 1\n", "check 0\n", "\u{1F600} hello"] {
+        assert_eq!(PlayData::parse(garbage), None);
+    }
+    // A changed field breaks the checksum.
+    assert_eq!(PlayData::parse(&text.replace("moves 1", "moves 2")), None);
+    // Stale: another side, a clock that went up (new game), a disc that vanished.
+    assert!(!data.fits(&now.pass(), Some(299.0)));
+    assert!(!data.fits(&now, Some(300.5)));
+    let start: DuoPosition = Variant::Duo12.start();
+    let white = start.discs(Color::White);
+    let restart = Position::from_discs(start.discs(Color::Black), white, Color::White, Variant::Duo12.scoring());
+    assert!(!data.fits(&restart, Some(299.0)));
+
+    let dir = temp_dir("playdata");
+    assert_eq!(read_playdata(&dir, &now, Some(299.0)), None);
+    std::fs::write(dir.join(PLAYDATA_FILE), [0xff, 0xfe, 0x00, 0x41]).unwrap();
+    assert_eq!(read_playdata(&dir, &now, Some(299.0)), None);
+    std::fs::write(dir.join(PLAYDATA_FILE), &text).unwrap();
+    assert_eq!(read_playdata(&dir, &now, Some(299.0)), Some(data));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn calibration_files_are_validated() {
+    let c = Calibration { nps: 2.5e6, evals_per_second: 4e6, cpu_seconds: 1.9 };
+    assert_eq!(Calibration::parse(&c.to_text()).unwrap(), c);
+    for (text, want) in [
+        ("", "line 1: expected `duo-othello calibration 1`"),
+        ("duo-othello calibration 0\nnps 1000000\n", "line 1"),
+        ("duo-othello calibration 1\n", "line 2: expected `nps N`"),
+        ("duo-othello calibration 1\nnps fast\n", "line 2: expected a number"),
+        ("duo-othello calibration 1\nnps 1e30\n", "outside"),
+        ("duo-othello calibration 1\nnps 0\n", "outside"),
+    ] {
+        let e = Calibration::parse(text).unwrap_err();
+        assert!(e.starts_with("calibration.txt: ") && e.contains(want), "{e} (wanted {want})");
+    }
+    let dir = temp_dir("calibration");
+    assert_eq!(read_calibration(&dir), None);
+    std::fs::write(dir.join(CALIBRATION_FILE), "garbage").unwrap();
+    assert_eq!(read_calibration(&dir), None);
+    write_calibration(&dir, &c).unwrap();
+    assert_eq!(read_calibration(&dir), Some(c));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Plays `input` in a fresh folder (with optional playdata) and returns the
+/// outcome and the move read back from output.txt.
+fn play_in(name: &str, input: &str, playdata: Option<&[u8]>) -> (Outcome, DuoMove, std::time::Duration) {
+    let dir = temp_dir(name);
+    std::fs::write(dir.join(INPUT_FILE), input).unwrap();
+    if let Some(p) = playdata {
+        std::fs::write(dir.join(PLAYDATA_FILE), p).unwrap();
+    }
+    let timer = CpuTimer::start();
+    let outcome = play(&dir).unwrap();
+    let spent = timer.elapsed();
+    let out = std::fs::read_to_string(dir.join(OUTPUT_FILE)).unwrap();
+    assert!(out.ends_with('\n') && !out.ends_with("\n\n") && !out.contains('\r'), "{out:?}");
+    let mv = DuoMove::parse(out.trim_end_matches('\n')).unwrap();
+    assert_eq!(mv, outcome.mv);
+    // The next move of the game finds the playdata we wrote.
+    let written = std::fs::read_to_string(dir.join(PLAYDATA_FILE)).unwrap();
+    assert!(PlayData::parse(&written).is_some());
+    std::fs::remove_dir_all(&dir).unwrap();
+    (outcome, mv, spent)
+}
+
+#[test]
+fn a_tiny_budget_still_gives_a_legal_move_fast() {
+    let input = start_input("0.01 250");
+    let start: DuoPosition = Variant::Duo12.start();
+    let (outcome, mv, spent) = play_in("tiny", &input, None);
+    assert!(start.is_legal(mv) && !mv.is_pass());
+    assert!(!outcome.searched);
+    // The handout's game master charges CPU time; 0.01 s is all there is.
+    assert!(spent.as_secs_f64() < 0.01, "{spent:?}");
+}
+
+#[test]
+fn corrupt_files_or_bad_times_still_give_a_legal_move() {
+    let start: DuoPosition = Variant::Duo12.start();
+    for (name, input, playdata) in [
+        ("garbage-playdata", start_input("2 2"), Some(&b"\xff\x00garbage"[..])),
+        ("bad-times", start_input("soon later"), None),
+        ("no-time-line", start_input("x").replacen("x\n", "", 1), Some(&b"duo-othello playdata 1\n"[..])),
+    ] {
+        let (_, mv, _) = play_in(name, &input, playdata);
+        assert!(start.is_legal(mv), "{name}: {mv}");
+    }
+}
+
+#[test]
+fn one_ply_prefers_the_corner() {
+    // O to move can take the corner a1 (flipping X's b1 against c1) or play
+    // g9 (flipping f9); the corner is the textbook choice.
+    let set = |cells: &[usize]| {
+        cells.iter().fold(<Board as Geometry>::Bits::EMPTY, |b, &c| b | <Board as Geometry>::Bits::bit(c))
+    };
+    let black = set(&[1, 101]);
+    let white = set(&[2, 100]);
+    let pos = Position::from_discs(black, white, Color::White, Variant::Duo12.scoring());
+    assert!(pos.is_legal(DuoMove::parse("a1").unwrap()) && pos.is_legal(DuoMove::parse("g9").unwrap()));
+    let eval = PatternEval::<Board>::compiled(Variant::Duo12);
+    assert_eq!(one_ply_move(&pos, &eval).to_string(), "a1");
+}
