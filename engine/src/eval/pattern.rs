@@ -73,7 +73,10 @@ pub struct Features<G: Geometry> {
     phase_of: Vec<u8>,
     /// Cells of each positional class.
     classes: Vec<G::Bits>,
+    /// Pattern instances, sorted by length.
     instances: Vec<Instance>,
+    /// `by_len[k]`: the range of `instances` of length `k`.
+    by_len: [(usize, usize); MAX_PATTERN_CELLS + 1],
 }
 
 impl<G: Geometry> Features<G> {
@@ -98,7 +101,13 @@ impl<G: Geometry> Features<G> {
                 instances.push(Instance { offset, len: inst.len() as u8, cells });
             }
         }
-        Features { registry, phase_of, classes, instances }
+        instances.sort_by_key(|i| i.len);
+        let mut by_len = [(0, 0); MAX_PATTERN_CELLS + 1];
+        for (k, range) in by_len.iter_mut().enumerate() {
+            let start = instances.partition_point(|i| (i.len as usize) < k);
+            *range = (start, instances.partition_point(|i| (i.len as usize) <= k));
+        }
+        Features { registry, phase_of, classes, instances, by_len }
     }
 
     /// The registry this extractor follows.
@@ -140,9 +149,27 @@ impl<G: Geometry> Features<G> {
             mine[w] = me.word(w);
             theirs[w] = you.word(w);
         }
-        for inst in &self.instances {
+        let words = (&mine, &theirs);
+        self.patterns::<1, S>(words, base, sink);
+        self.patterns::<2, S>(words, base, sink);
+        self.patterns::<3, S>(words, base, sink);
+        self.patterns::<4, S>(words, base, sink);
+        self.patterns::<5, S>(words, base, sink);
+        self.patterns::<6, S>(words, base, sink);
+        self.patterns::<7, S>(words, base, sink);
+        self.patterns::<8, S>(words, base, sink);
+        self.patterns::<9, S>(words, base, sink);
+        self.patterns::<10, S>(words, base, sink);
+    }
+
+    /// Feeds the pattern features of the `K`-cell instances (a loop of
+    /// constant length, unrolled by the compiler).
+    #[inline(always)]
+    fn patterns<const K: usize, S: Sink>(&self, (mine, theirs): Words, base: usize, sink: &mut S) {
+        let (start, end) = self.by_len[K];
+        for inst in &self.instances[start..end] {
             let mut index = 0u32;
-            for &(w, b) in &inst.cells[..inst.len as usize] {
+            for &(w, b) in &inst.cells[..K] {
                 let (w, b) = (w as usize, b as u32);
                 let digit = (mine[w] >> b & 1) | (theirs[w] >> b & 1) << 1;
                 index = index * 3 + digit as u32;
@@ -151,6 +178,9 @@ impl<G: Geometry> Features<G> {
         }
     }
 }
+
+/// The mover's and the opponent's bit-set words.
+type Words<'a> = (&'a [u64; MAX_WORDS], &'a [u64; MAX_WORDS]);
 
 /// The pattern evaluation of one variant: [`Features`] with a weight set.
 #[derive(Clone, Debug)]
@@ -302,5 +332,43 @@ mod tests {
         assert!(f.contains(&Feature { index: phase + edge.offset + 3usize.pow(9), multiplicity: 1 }));
         let corner_class = reg.index(reg.phase_of(2), POSITIONAL, reg.class_of(0, 0));
         assert!(f.contains(&Feature { index: corner_class, multiplicity: 1 }));
+    }
+
+    crate::cpu::multiversion! {
+        #[inline(never)]
+        fn evaluate_all<G: Geometry>(eval: &PatternEval<G>, positions: &[Position<G>]) -> i64 {
+            positions.iter().map(|p| i64::from(eval.evaluate(std::hint::black_box(p)))).sum()
+        }
+    }
+
+    fn evals_per_second<G: Geometry>(variant: Variant) -> f64 {
+        let eval = PatternEval::<G>::compiled(variant);
+        let positions = random_positions::<G>(variant, 20, 5);
+        let timer = crate::cputime::CpuTimer::start();
+        let (mut count, mut sink) = (0usize, 0i64);
+        while timer.elapsed().as_secs_f64() < 0.5 {
+            sink = sink.wrapping_add(crate::cpu::dispatch!(evaluate_all::<G>(&eval, &positions)));
+            count += positions.len();
+        }
+        std::hint::black_box(sink);
+        count as f64 / timer.elapsed().as_secs_f64()
+    }
+
+    /// Measures evaluations per CPU second on positions of random games
+    /// (`cargo test -p engine --release --lib evaluation_speed -- --ignored --nocapture`).
+    #[test]
+    #[ignore = "measurement, not a check"]
+    fn evaluation_speed() {
+        let rates = [
+            (Variant::Tiny4, evals_per_second::<Size4>(Variant::Tiny4)),
+            (Variant::Othello6, evals_per_second::<Size6>(Variant::Othello6)),
+            (Variant::Othello8, evals_per_second::<Size8>(Variant::Othello8)),
+            (Variant::Othello10, evals_per_second::<Size10>(Variant::Othello10)),
+            (Variant::Othello12, evals_per_second::<Size12>(Variant::Othello12)),
+            (Variant::Duo12, evals_per_second::<Size12>(Variant::Duo12)),
+        ];
+        for (v, r) in rates {
+            println!("{:10} {:>6.2} M evaluations/s ({:.0} ns each)", v.name(), r / 1e6, 1e9 / r);
+        }
     }
 }

@@ -44,6 +44,11 @@ pub const TINY_TIME: f64 = 0.05;
 /// Seconds per move the game master charges beyond what the process
 /// measures itself (start-up, exit), before playdata has measured it.
 pub const DEFAULT_OVERHEAD: f64 = 0.003;
+/// Below this many seconds left, the search gets a small transposition
+/// table: clearing a large one would cost more than the move may take.
+pub const SMALL_TABLE_TIME: f64 = 2.0;
+/// Transposition table size (MiB) when little time is left.
+const SMALL_TABLE_MB: usize = 4;
 /// Never hand the search less than this fraction of the remaining time
 /// because of the overhead reserve.
 const MIN_CLOCK_FRACTION: f64 = 0.5;
@@ -426,7 +431,8 @@ pub fn play(dir: &Path) -> Result<Outcome, String> {
             opponent_remaining: input.opponent_time.unwrap_or(own),
         };
         let nps_hint = read_calibration(dir).map(|c| c.nps);
-        let config = EngineConfig { nps_hint, ..EngineConfig::default() };
+        let tt_mb = if own < SMALL_TABLE_TIME { SMALL_TABLE_MB } else { 0 };
+        let config = EngineConfig { nps_hint, tt_mb, ..EngineConfig::default() };
         match ReversiEngine::<Board>::new(Variant::Duo12, config) {
             Ok(mut engine) => {
                 let decision = engine.choose(&pos, &clock);
