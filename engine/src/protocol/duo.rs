@@ -402,7 +402,8 @@ pub struct Outcome {
 }
 
 /// Plays one move in `dir`: reads `input.txt`, writes `output.txt` (first the
-/// one-ply move, then the search's), then updates `playdata.txt`. Errors are
+/// first legal move, then the one-ply move, then the search's), then updates
+/// `playdata.txt`. Errors are
 /// one line naming the file; `output.txt` is written whenever the board and
 /// side could be read.
 pub fn play(dir: &Path) -> Result<Outcome, String> {
@@ -411,6 +412,8 @@ pub fn play(dir: &Path) -> Result<Outcome, String> {
     let text = String::from_utf8_lossy(&bytes);
     let input = parse_input(&text)?;
     let pos = input.position;
+    // A legal move on disk before anything else can go wrong.
+    write_atomically(dir, OUTPUT_FILE, &format!("{}\n", pos.legal_moves()[0]))?;
     let eval = PatternEval::<Board>::compiled(Variant::Duo12);
     let mut mv = one_ply_move(&pos, &eval);
     write_atomically(dir, OUTPUT_FILE, &format!("{mv}\n"))?;
