@@ -124,15 +124,21 @@ pub fn parse_input(text: &str) -> Result<DuoInput, String> {
     Ok(DuoInput { position, own_time, opponent_time, warnings })
 }
 
+/// Score of a finished game beyond any evaluation (plus the margin).
+const DECIDED: i32 = 1 << 24;
+
 /// The move a one-ply search with `eval` picks: the legal move whose result
-/// is worst for the opponent (first in cell order on ties).
+/// is worst for the opponent (first in cell order on ties); a move that ends
+/// the game counts as won or lost outright.
 pub fn one_ply_move<E: Evaluator<DuoPosition>>(pos: &DuoPosition, eval: &E) -> DuoMove {
     let moves = pos.legal_moves();
     let mut best = (moves[0], i32::MIN);
     for &mv in moves.iter() {
         let next = pos.play(mv);
         let score = if next.is_terminal() {
-            next.final_score_for_mover() * -crate::eval::SCORE_PER_DISC
+            // A finished game outranks every evaluation: wins first, losses last.
+            let margin = -next.final_score_for_mover();
+            margin.signum() * DECIDED + margin * crate::eval::SCORE_PER_DISC
         } else {
             -eval.evaluate(&next)
         };
