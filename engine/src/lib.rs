@@ -10,6 +10,7 @@ pub(crate) mod cpu;
 pub mod cputime;
 pub mod eval;
 pub mod game;
+pub mod pente;
 pub mod protocol;
 pub mod reference;
 pub mod reversi;

@@ -1,0 +1,39 @@
+//! `pente`: the Pente competition agent. Reads `input.txt` in the current
+//! directory, writes its move to `output.txt` (e.g. `9N`), per the handout
+//! and PROTOCOLS.md. Takes no arguments.
+
+use engine::agent::{Agent, Clock};
+use engine::pente::agents::PANIC_SECONDS;
+use engine::pente::io::{output_text, parse_input};
+use engine::pente::search::quick_move;
+use engine::pente::{PenteConfig, PenteEngine};
+use std::process::ExitCode;
+
+const INPUT: &str = "input.txt";
+const OUTPUT: &str = "output.txt";
+
+fn main() -> ExitCode {
+    if std::env::args().len() > 1 {
+        eprintln!("pente: takes no arguments (reads {INPUT}, writes {OUTPUT})");
+        return ExitCode::FAILURE;
+    }
+    match run() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("pente: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run() -> Result<(), String> {
+    let text = std::fs::read_to_string(INPUT).map_err(|e| format!("{INPUT}: cannot read: {e}"))?;
+    let input = parse_input(&text).map_err(|e| format!("{INPUT}:{e}"))?;
+    let clock = Clock { own_remaining: input.time_left, opponent_remaining: input.time_left };
+    let mv = if input.time_left < PANIC_SECONDS {
+        quick_move(&input.position)
+    } else {
+        PenteEngine::new(PenteConfig::default()).choose(&input.position, &clock).mv
+    };
+    std::fs::write(OUTPUT, output_text(mv)).map_err(|e| format!("{OUTPUT}: cannot write: {e}"))
+}

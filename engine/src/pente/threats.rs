@@ -1,0 +1,160 @@
+//! Threats: immediate wins (five or the tenth captured stone), the moves that
+//! answer them, forcing moves, and the threat-space search for wins by
+//! continuous fours (VCF) that knows captures break lines and may win alone.
+
+use super::board::{CAPTURE_WIN_STONES, Cell, Moves, Position};
+use super::pattern::{Shape, patterns};
+use crate::cputime::CpuTimer;
+use crate::game::{Color, Game};
+use std::time::Duration;
+
+/// Captured stones from which one more capture wins.
+pub const CAPTURE_WIN_THRESHOLD: u32 = CAPTURE_WIN_STONES - 2;
+
+/// True when a stone of `color` on the empty `cell` wins at once: five in a
+/// row, or captures that reach ten stones.
+#[inline]
+pub fn wins_at(pos: &Position, cell: Cell, color: Color) -> bool {
+    let ps = patterns(pos, cell, color);
+    ps.iter().any(|p| p.shape() == Shape::Five)
+        || pos.captured(color) + 2 * ps.iter().map(|p| p.captures()).sum::<u32>() >= CAPTURE_WIN_STONES
+}
+
+/// The first cell (in index order) where `color` wins at once, if any.
+pub fn first_win(pos: &Position, color: Color) -> Option<Cell> {
+    pos.candidates().find(|&c| wins_at(pos, c, color))
+}
+
+/// Every cell where `color` wins at once.
+pub fn wins(pos: &Position, color: Color) -> Moves {
+    pos.candidates().filter(|&c| wins_at(pos, c, color)).collect()
+}
+
+/// Every cell where a stone of `color` captures at least one pair.
+pub fn capture_moves(pos: &Position, color: Color) -> Moves {
+    pos.candidates().filter(|&c| patterns(pos, c, color).iter().any(|p| p.captures() > 0)).collect()
+}
+
+/// The moves that can stop the opponent's immediate wins `threats`: taking
+/// a threatened cell, or capturing (which may break the line or the pair).
+/// Any other move loses at once.
+pub fn defences(pos: &Position, threats: &Moves) -> Moves {
+    let mut out = *threats;
+    for c in capture_moves(pos, pos.to_move()).iter() {
+        if !out.contains(c) {
+            out.push(*c);
+        }
+    }
+    out
+}
+
+/// True when a stone of `color` on `cell` forces a reply: it makes a four,
+/// or (with [`CAPTURE_WIN_THRESHOLD`] stones captured) a capture threat.
+#[inline]
+pub fn is_forcing(pos: &Position, cell: Cell, color: Color) -> bool {
+    let ps = patterns(pos, cell, color);
+    ps.iter().any(|p| p.shape().is_four())
+        || (pos.captured(color) >= CAPTURE_WIN_THRESHOLD && ps.iter().any(|p| p.threats() > 0))
+}
+
+/// Threat-space search for a win by continuous forcing moves.
+#[derive(Debug)]
+pub struct Vcf {
+    nodes: u64,
+    node_limit: u64,
+    timer: CpuTimer,
+    time_limit: Duration,
+}
+
+/// Moves between two looks at the clock.
+const VCF_CLOCK_INTERVAL: u64 = 256;
+
+impl Vcf {
+    /// A search that gives up (finding nothing) after `node_limit` moves made
+    /// or `time_limit` of CPU time.
+    pub fn new(node_limit: u64, time_limit: Duration) -> Self {
+        Vcf { nodes: 0, node_limit, timer: CpuTimer::start(), time_limit }
+    }
+
+    /// Counts a move; false when the search must give up.
+    fn step(&mut self) -> bool {
+        if self.nodes >= self.node_limit {
+            return false;
+        }
+        self.nodes += 1;
+        if self.nodes % VCF_CLOCK_INTERVAL == 0 && self.timer.elapsed() >= self.time_limit {
+            self.node_limit = 0;
+            return false;
+        }
+        true
+    }
+
+    /// Moves made so far.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// A first move of a forced win for the side to move within `depth`
+    /// forcing moves, where every reply is forced (blocks or captures) and the
+    /// win is five or ten captured stones. `None` when none was found.
+    pub fn find(&mut self, pos: &mut Position, depth: u32) -> Option<Cell> {
+        self.attack(pos, depth)
+    }
+
+    fn attack(&mut self, pos: &mut Position, depth: u32) -> Option<Cell> {
+        let me = pos.to_move();
+        if pos.is_terminal() {
+            return None;
+        }
+        if let Some(win) = first_win(pos, me) {
+            return Some(win);
+        }
+        if depth == 0 || first_win(pos, me.opponent()).is_some() {
+            return None;
+        }
+        let mut attacks: Moves = pos.candidates().filter(|&c| is_forcing(pos, c, me)).collect();
+        // Open fours first: they usually end the search at once.
+        attacks.as_mut_slice().sort_by_key(|&c| {
+            std::cmp::Reverse(patterns(pos, c, me).iter().map(|p| p.shape()).max().unwrap_or(Shape::Dead))
+        });
+        for &m in attacks.iter() {
+            if !self.step() {
+                return None;
+            }
+            let undo = pos.make(m);
+            let won = self.defend(pos, me, depth);
+            pos.unmake(m, undo);
+            if won {
+                return Some(m);
+            }
+        }
+        None
+    }
+
+    /// True when `attacker` (who just moved) wins against every reply.
+    fn defend(&mut self, pos: &mut Position, attacker: Color, depth: u32) -> bool {
+        if pos.winner() == Some(attacker) {
+            return true;
+        }
+        let defender = pos.to_move();
+        if pos.is_terminal() || first_win(pos, defender).is_some() {
+            return false;
+        }
+        let threats = wins(pos, attacker);
+        if threats.is_empty() {
+            return false;
+        }
+        for &reply in defences(pos, &threats).iter() {
+            if !self.step() {
+                return false;
+            }
+            let undo = pos.make(reply);
+            let won = self.attack(pos, depth - 1).is_some();
+            pos.unmake(reply, undo);
+            if !won {
+                return false;
+            }
+        }
+        true
+    }
+}
