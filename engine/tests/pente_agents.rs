@@ -1,0 +1,51 @@
+//! The reference agents behave as the handout describes the graders' ones.
+
+mod pente_common;
+
+use engine::agent::{Agent, Clock};
+use engine::game::{Color, Game};
+use engine::pente::{Cell, MinimaxAgent, NearRandomAgent, Position};
+use pente_common::cell;
+
+#[test]
+fn random_agent_plays_next_to_stones_and_keeps_the_opening_rule() {
+    for seed in 0..20 {
+        let mut agent = NearRandomAgent::new(seed);
+        let mut pos = Position::new();
+        for ply in 0..40 {
+            if pos.is_terminal() {
+                break;
+            }
+            let mv = agent.choose(&pos, &Clock::UNLIMITED).mv;
+            assert!(pos.is_legal(mv), "seed {seed} ply {ply}: {mv}");
+            match ply {
+                0 => assert_eq!(mv, Cell::CENTRE),
+                2 => assert!(mv.distance(Cell::CENTRE) >= 3),
+                _ => assert!(
+                    Cell::all().any(|c| pos.stone_at(c).is_some() && c.distance(mv) == 1),
+                    "seed {seed} ply {ply}: {mv} touches no stone"
+                ),
+            }
+            pos.make(mv);
+        }
+    }
+}
+
+#[test]
+fn minimax_depth_follows_the_time_left() {
+    assert_eq!(MinimaxAgent::depth_for(300.0), 3);
+    assert_eq!(MinimaxAgent::depth_for(50.5), 3);
+    assert_eq!(MinimaxAgent::depth_for(50.0), 2);
+    assert_eq!(MinimaxAgent::depth_for(3.0), 2);
+    assert_eq!(MinimaxAgent::depth_for(2.9), 1);
+}
+
+#[test]
+fn minimax_takes_a_five_and_blocks_one() {
+    let mut agent = MinimaxAgent::new(1);
+    let clock = Clock { own_remaining: 10.0, opponent_remaining: 10.0 };
+    let pos = pente_common::drawn(Color::Black, 0, 0, "10F", "wbbbb.\n......\n.www..");
+    assert_eq!(agent.choose(&pos, &clock).mv, cell("10L"));
+    let pos = pente_common::drawn(Color::Black, 0, 0, "10F", "bwwww.\n......\n..b...");
+    assert_eq!(agent.choose(&pos, &clock).mv, cell("10L"));
+}
