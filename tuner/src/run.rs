@@ -1,0 +1,179 @@
+//! A tuning run on disk: loading `positions.csv` files through a feature
+//! [`Model`], the checkpoint written after every pass, `tune_log.csv`, and
+//! the progress display.
+
+use crate::dataset::{Dataset, Sample, mix};
+use crate::local_search::{Bounds, LocalSearch, PassLog, TuneState};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+
+/// What the tuner needs from an evaluation: its weights, their limits, and
+/// the features of a position given in the flattened text form.
+pub trait Model: Sync {
+    /// Current weights, in registry order.
+    fn weights(&self) -> Vec<i32>;
+    /// Limits of each weight, in registry order.
+    fn bounds(&self) -> Vec<Bounds>;
+    /// Active features (weight index, multiplicity) of the position `board`
+    /// (flattened text form) such that the evaluation is `Σ w[i] * m`.
+    fn features(&self, board: &str) -> Result<Vec<(u32, i32)>, String>;
+}
+
+/// What the training target is made of.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Target {
+    /// The game result from the mover's side: 1, 0.5, 0.
+    Result,
+    /// The final disc difference from the mover's side, mapped to [0, 1].
+    Discs,
+    /// `λ * result + (1 - λ) * discs`.
+    Blend(f64),
+}
+
+impl std::str::FromStr for Target {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "result" => Ok(Target::Result),
+            "discs" => Ok(Target::Discs),
+            _ => s
+                .strip_prefix("blend=")
+                .and_then(|l| l.parse::<f64>().ok())
+                .filter(|l| (0.0..=1.0).contains(l))
+                .map(Target::Blend)
+                .ok_or_else(|| format!("unknown target `{s}`: expected result, discs or blend=L with L in [0, 1]")),
+        }
+    }
+}
+
+/// Columns of `positions.csv` the tuner reads (see the selfplay docs).
+pub mod columns {
+    /// Game id within its run.
+    pub const GAME: &str = "game";
+    /// Position in the flattened text form.
+    pub const BOARD: &str = "board";
+    /// Final result from the mover's side: 1, 0.5 or 0.
+    pub const RESULT: &str = "result";
+    /// Final disc difference from the mover's side.
+    pub const DISC_DIFF: &str = "disc_diff";
+}
+
+/// Loads every position of `files` as samples; `cells` scales disc
+/// differences for [`Target::Discs`]. Errors name the file and line.
+pub fn load(files: &[PathBuf], model: &dyn Model, target: Target, cells: usize) -> Result<Dataset, String> {
+    let mut data = Dataset::new();
+    for (file_index, path) in files.iter().enumerate() {
+        let shown = path.display();
+        let mut reader = csv::Reader::from_path(path).map_err(|e| format!("{shown}: cannot read: {e}"))?;
+        let headers = reader.headers().map_err(|e| format!("{shown}:1: bad header: {e}"))?.clone();
+        let column = |name: &str| {
+            headers.iter().position(|h| h == name).ok_or_else(|| format!("{shown}:1: expected a `{name}` column"))
+        };
+        let (game, board, result, discs) =
+            (column(columns::GAME)?, column(columns::BOARD)?, column(columns::RESULT)?, column(columns::DISC_DIFF)?);
+        for record in reader.records() {
+            let record = record.map_err(|e| format!("{shown}: {e}"))?;
+            let line = record.position().map_or(0, |p| p.line());
+            let field = |i: usize| record.get(i).unwrap_or("");
+            let number = |i: usize, what: &str| {
+                field(i).parse::<f64>().map_err(|_| format!("{shown}:{line}: expected {what}, found `{}`", field(i)))
+            };
+            let game_id: u64 = number(game, "a game id")? as u64;
+            let outcome = number(result, "a result of 1, 0.5 or 0")?;
+            let diff = number(discs, "a disc difference")?;
+            let features = model.features(field(board)).map_err(|e| format!("{shown}:{line}: {e}"))?;
+            let from_discs = ((diff / cells as f64) + 1.0) / 2.0;
+            let target = match target {
+                Target::Result => outcome,
+                Target::Discs => from_discs,
+                Target::Blend(l) => l * outcome + (1.0 - l) * from_discs,
+            };
+            data.push(&Sample { game: mix(((file_index as u64) << 40) ^ game_id), features, target });
+        }
+    }
+    Ok(data)
+}
+
+/// True for the games that go to the validation set (one in `every`).
+pub fn is_validation(game: u64, every: u64) -> bool {
+    mix(game) % every == 0
+}
+
+/// Writes `value` to `path` atomically (temporary file, then rename).
+pub fn write_atomically(path: &Path, contents: &str) -> Result<(), String> {
+    let tmp = path.with_extension("tmp");
+    let mut file = std::fs::File::create(&tmp).map_err(|e| format!("{}: {e}", tmp.display()))?;
+    file.write_all(contents.as_bytes())
+        .and_then(|()| file.sync_all())
+        .map_err(|e| format!("{}: {e}", tmp.display()))?;
+    std::fs::rename(&tmp, path).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Saves the checkpoint.
+pub fn save_checkpoint(path: &Path, state: &TuneState) -> Result<(), String> {
+    let json = serde_json::to_string_pretty(state).map_err(|e| e.to_string())?;
+    write_atomically(path, &json)
+}
+
+/// Loads a checkpoint written by [`save_checkpoint`].
+pub fn load_checkpoint(path: &Path) -> Result<TuneState, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    serde_json::from_str(&text).map_err(|e| format!("{}:{}: not a tuner checkpoint: {e}", path.display(), e.line()))
+}
+
+/// The tuning log as CSV: `pass,train_loss,validation_loss,changed,seconds`.
+pub fn log_csv(log: &[PassLog]) -> String {
+    let mut out = String::from("pass,train_loss,validation_loss,changed,seconds\n");
+    for row in log {
+        out += &format!(
+            "{},{:.9},{:.9},{},{:.3}\n",
+            row.pass, row.train_loss, row.validation_loss, row.changed, row.seconds
+        );
+    }
+    out
+}
+
+/// Runs passes until the search stops, checkpointing after each pass.
+pub fn run_passes(
+    search: &mut LocalSearch<'_>,
+    patience: usize,
+    max_passes: usize,
+    checkpoint: &Path,
+    log_path: &Path,
+) -> Result<(), String> {
+    let weights = search.state.weights.len() as u64;
+    let interactive = std::io::stderr().is_terminal();
+    while !search.state.finished && search.state.log.len() <= max_passes {
+        let pass = search.state.log.len();
+        let bar = if interactive { ProgressBar::new(weights) } else { ProgressBar::hidden() };
+        bar.set_style(
+            ProgressStyle::with_template("pass {msg} [{bar:30}] {pos}/{len} weights, ETA {eta}")
+                .expect("valid template")
+                .progress_chars("=> "),
+        );
+        bar.set_message(pass.to_string());
+        let row = search.pass(patience, |w| bar.set_position(w as u64 + 1));
+        bar.finish_and_clear();
+        eprintln!(
+            "pass {}: train {:.6}, validation {:.6}, {} weights changed, {:.1} s",
+            row.pass, row.train_loss, row.validation_loss, row.changed, row.seconds
+        );
+        save_checkpoint(checkpoint, &search.state)?;
+        write_atomically(log_path, &log_csv(&search.state.log))?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn targets_parse() {
+        assert_eq!("result".parse(), Ok(Target::Result));
+        assert_eq!("blend=0.25".parse(), Ok(Target::Blend(0.25)));
+        assert!("blend=2".parse::<Target>().is_err());
+        assert!("wins".parse::<Target>().is_err());
+    }
+}
