@@ -8,6 +8,7 @@
 pub mod dataset;
 pub mod local_search;
 pub mod loss;
+pub mod reversi;
 pub mod run;
 
 #[cfg(test)]

@@ -1,0 +1,189 @@
+//! `tuner`: fits the evaluation weights of a Reversi variant to self-play
+//! positions and writes them back as the engine's generated weight file.
+
+use clap::{Parser, Subcommand};
+use engine::eval::WeightSet;
+use engine::reversi::{Geometry, Variant};
+use engine::with_geometry;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use tuner::local_search::LocalSearch;
+use tuner::reversi::{ReversiModel, weight_set};
+use tuner::run::{self, Model, Target};
+
+/// Tunes evaluation weights on self-play positions (Texel local search).
+#[derive(Parser)]
+#[command(version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Fit the weights to positions.csv files and write them out.
+    Tune(TuneArgs),
+}
+
+#[derive(clap::Args)]
+struct TuneArgs {
+    /// Variant whose evaluation is tuned.
+    #[arg(long)]
+    variant: Variant,
+    /// positions.csv files, or self-play output folders holding one.
+    #[arg(long, required = true, num_args = 1..)]
+    data: Vec<PathBuf>,
+    /// Folder for the checkpoint, tune_log.csv and the tuned weights.txt.
+    #[arg(long)]
+    out: PathBuf,
+    /// Start from this weights file instead of the compiled-in weights.
+    #[arg(long, value_name = "FILE")]
+    start: Option<PathBuf>,
+    /// Use this K instead of fitting it to the starting weights.
+    #[arg(long)]
+    k: Option<f64>,
+    /// Training target: result, discs, or blend=L.
+    #[arg(long, default_value = "result")]
+    target: Target,
+    /// One game in N goes to the validation set.
+    #[arg(long, default_value_t = 10)]
+    validation_every: u64,
+    /// Stop after this many passes without validation improvement.
+    #[arg(long, default_value_t = 2)]
+    patience: usize,
+    /// Stop after this many passes in any case.
+    #[arg(long, default_value_t = 100)]
+    max_passes: usize,
+    /// Continue the run saved in --out.
+    #[arg(long)]
+    resume: bool,
+    /// Where to write the generated Rust weight file (default: the engine's
+    /// file for the variant, engine/src/eval/weights/VARIANT.rs).
+    #[arg(long, value_name = "PATH")]
+    write_source: Option<PathBuf>,
+    /// Do not write the generated Rust weight file.
+    #[arg(long, conflicts_with = "write_source")]
+    no_source: bool,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Tune(args) => tune(&args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("tuner: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The positions.csv behind each --data argument.
+fn data_files(paths: &[PathBuf]) -> Vec<PathBuf> {
+    paths.iter().map(|p| if p.is_dir() { p.join("positions.csv") } else { p.clone() }).collect()
+}
+
+fn tune(args: &TuneArgs) -> Result<(), String> {
+    if let Some(threads) = args.threads {
+        rayon::ThreadPoolBuilder::new().num_threads(threads).build_global().map_err(|e| e.to_string())?;
+    }
+    let start = match &args.start {
+        Some(path) => WeightSet::load(path)?,
+        None => WeightSet::compiled(args.variant),
+    };
+    if start.variant != args.variant {
+        return Err(format!("start weights are for {}, expected {}", start.variant, args.variant));
+    }
+    with_geometry!(args.variant, G => tune_on::<G>(args, start))
+}
+
+fn tune_on<G: Geometry>(args: &TuneArgs, start: WeightSet) -> Result<(), String> {
+    let model = ReversiModel::<G>::new(start);
+    let files = data_files(&args.data);
+    let loaded = std::time::Instant::now();
+    let all = run::load(&files, &model, args.target, G::CELLS)?;
+    let (train, validation) = all.split_by_game(|g| run::is_validation(g, args.validation_every));
+    drop(all);
+    eprintln!(
+        "{} training and {} validation positions from {} file(s) in {:.1} s",
+        train.len(),
+        validation.len(),
+        files.len(),
+        loaded.elapsed().as_secs_f64()
+    );
+    if train.is_empty() || validation.is_empty() {
+        return Err("need positions in both the training and the validation set: give more games".into());
+    }
+    std::fs::create_dir_all(&args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
+    let checkpoint = args.out.join("checkpoint.json");
+    let bounds = model.bounds();
+    let mut search = if args.resume && checkpoint.exists() {
+        let state = run::load_checkpoint(&checkpoint)?;
+        if state.weights.len() != bounds.len() {
+            return Err(format!("{}: checkpoint is for another weight layout", checkpoint.display()));
+        }
+        eprintln!("resuming after pass {}", state.log.len() - 1);
+        LocalSearch::resume(&train, &validation, &bounds, state)
+    } else {
+        LocalSearch::start(&train, &validation, &bounds, model.weights(), args.k)
+    };
+    eprintln!("K = {:.6}", search.state.k);
+    let log_path = args.out.join("tune_log.csv");
+    run::run_passes(&mut search, args.patience, args.max_passes, &checkpoint, &log_path)?;
+
+    let state = &search.state;
+    let best = weight_set(args.variant, &state.best_weights);
+    best.save(&args.out.join("weights.txt"))?;
+    let first = &state.log[0];
+    let best_row = state.log.iter().min_by(|a, b| a.validation_loss.total_cmp(&b.validation_loss)).expect("pass 0");
+    eprintln!(
+        "best validation loss {:.6} (pass {}), from {:.6}; weights in {}",
+        best_row.validation_loss,
+        best_row.pass,
+        first.validation_loss,
+        args.out.join("weights.txt").display()
+    );
+    if !args.no_source {
+        let path = args
+            .write_source
+            .clone()
+            .unwrap_or_else(|| Path::new("engine/src/eval/weights").join(format!("{}.rs", args.variant)));
+        let command = std::env::args().collect::<Vec<_>>().join(" ");
+        let notes = [
+            format!("// dataset: {}", files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>().join(", ")),
+            format!(
+                "// positions: {} training, {} validation; K = {:.6}; target {:?}",
+                train.len(),
+                validation.len(),
+                state.k,
+                args.target
+            ),
+            format!(
+                "// loss: training {:.6} -> {:.6}, validation {:.6} -> {:.6} (pass {})",
+                first.train_loss, best_row.train_loss, first.validation_loss, best_row.validation_loss, best_row.pass
+            ),
+        ];
+        let source = with_notes(&best.to_rust_source(&command), &notes);
+        run::write_atomically(&path, &source)?;
+        eprintln!("wrote {} (rebuild the engine to compile the new weights in)", path.display());
+    }
+    Ok(())
+}
+
+/// Inserts comment lines after the `@generated` header line.
+fn with_notes(source: &str, notes: &[String]) -> String {
+    let (first, rest) = source.split_once('\n').unwrap_or((source, ""));
+    let mut out = String::from(first);
+    out.push('\n');
+    for note in notes {
+        out.push_str(note);
+        out.push('\n');
+    }
+    out.push_str(rest);
+    out
+}

@@ -1,0 +1,87 @@
+//! The Reversi pattern evaluation as a tuning [`Model`]: weights and bounds
+//! from the engine's weight registry, features from its extractor.
+
+use crate::local_search::Bounds;
+use crate::run::Model;
+use engine::eval::{Features, Registry, WeightSet};
+use engine::reversi::{Geometry, Position, Variant};
+
+/// The pattern evaluation of one variant, starting from a weight set.
+pub struct ReversiModel<G: Geometry> {
+    variant: Variant,
+    features: Features<G>,
+    start: WeightSet,
+}
+
+impl<G: Geometry> ReversiModel<G> {
+    /// The model of `start.variant`, whose board must be `G`.
+    pub fn new(start: WeightSet) -> Self {
+        ReversiModel { variant: start.variant, features: Features::new(start.variant), start }
+    }
+}
+
+/// Turns a flattened board (`X/..../.OX./...`, rows joined by `/` after the
+/// side letter) back into the position text form.
+pub fn unflatten(board: &str) -> String {
+    board.split('/').map(|line| format!("{line}\n")).collect()
+}
+
+impl<G: Geometry> Model for ReversiModel<G> {
+    fn weights(&self) -> Vec<i32> {
+        self.start.values.iter().map(|&v| i32::from(v)).collect()
+    }
+
+    fn bounds(&self) -> Vec<Bounds> {
+        let registry = Registry::of(self.variant);
+        (0..registry.len())
+            .map(|i| {
+                let table = &registry.tables[registry.locate(i).1];
+                Bounds { min: table.min, max: table.max, step: table.step }
+            })
+            .collect()
+    }
+
+    fn features(&self, board: &str) -> Result<Vec<(u32, i32)>, String> {
+        let pos = Position::<G>::parse(&unflatten(board), self.variant.scoring())
+            .map_err(|e| format!("board field {e} of `{board}`"))?;
+        let mut out = Vec::new();
+        self.features.features(&pos, &mut out);
+        Ok(out.into_iter().map(|f| (f.index as u32, f.multiplicity)).collect())
+    }
+}
+
+/// The weight set of `variant` holding `values`.
+pub fn weight_set(variant: Variant, values: &[i32]) -> WeightSet {
+    WeightSet { variant, values: values.iter().map(|&v| v as i16).collect() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use engine::eval::{Evaluator, PatternEval};
+    use engine::game::Game;
+    use engine::reversi::Size8;
+
+    #[test]
+    fn features_times_weights_is_the_engine_evaluation() {
+        let set = WeightSet::compiled(Variant::Othello8);
+        let model = ReversiModel::<Size8>::new(set.clone());
+        let eval = PatternEval::<Size8>::with_weights(set);
+        let weights = model.weights();
+        let mut pos: Position<Size8> = Variant::Othello8.start();
+        for ply in 0..30 {
+            let text = pos.to_string();
+            let flat = text.trim_end().replace('\n', "/");
+            assert_eq!(unflatten(&flat), text);
+            let sum: i64 = model
+                .features(&flat)
+                .unwrap()
+                .iter()
+                .map(|&(i, m)| i64::from(weights[i as usize]) * i64::from(m))
+                .sum();
+            assert_eq!(sum, i64::from(eval.evaluate(&pos)), "ply {ply}");
+            let moves = pos.legal_moves();
+            pos.make(moves[ply % moves.len()]);
+        }
+    }
+}
