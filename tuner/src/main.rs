@@ -23,6 +23,44 @@ struct Cli {
 enum Command {
     /// Fit the weights to positions.csv files and write them out.
     Tune(TuneArgs),
+    /// Play the tuned weights against the starting ones at equal fixed depth
+    /// (colour-swapped pairs from varied openings) and report Elo ± 95% CI.
+    Verify(VerifyArgs),
+}
+
+#[derive(clap::Args)]
+struct VerifyArgs {
+    /// Variant to play.
+    #[arg(long)]
+    variant: Variant,
+    /// A tuning folder: its weights.txt meets its start.txt (unless --new /
+    /// --old say otherwise).
+    #[arg(long, value_name = "DIR")]
+    tuned: Option<PathBuf>,
+    /// The new weights file.
+    #[arg(long, value_name = "FILE", required_unless_present = "tuned")]
+    new: Option<PathBuf>,
+    /// The old weights file.
+    #[arg(long, value_name = "FILE", required_unless_present = "tuned")]
+    old: Option<PathBuf>,
+    /// Games (an even number: colour-swapped pairs).
+    #[arg(long, default_value_t = 400)]
+    games: u64,
+    /// Search depth of both engines.
+    #[arg(long, default_value_t = 4)]
+    depth: u32,
+    /// Random plies before each pair's opening.
+    #[arg(long, default_value_t = 8)]
+    random_plies: u32,
+    /// Seed of the openings.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Games played at once (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Output folder of the match (resumable).
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
 }
 
 #[derive(clap::Args)]
@@ -73,6 +111,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Tune(args) => tune(&args),
+        Command::Verify(args) => verify(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -122,6 +161,7 @@ fn tune_on<G: Geometry>(args: &TuneArgs, start: WeightSet) -> Result<(), String>
     std::fs::create_dir_all(&args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
     let checkpoint = args.out.join("checkpoint.json");
     let bounds = model.bounds();
+    weight_set(args.variant, &model.weights()).save(&args.out.join("start.txt"))?;
     let mut search = if args.resume && checkpoint.exists() {
         let state = run::load_checkpoint(&checkpoint)?;
         if state.weights.len() != bounds.len() {
@@ -186,4 +226,43 @@ fn with_notes(source: &str, notes: &[String]) -> String {
     }
     out.push_str(rest);
     out
+}
+
+/// Clock of a fixed-depth verification game: never reached.
+const UNTIMED_GAME_SECONDS: f64 = 1e6;
+
+fn verify(args: &VerifyArgs) -> Result<(), String> {
+    use selfplay::protocol::ReversiProtocol;
+    use selfplay::run::{Job, RunOptions, Schedule};
+    let pick = |given: &Option<PathBuf>, name: &str| {
+        given.clone().or_else(|| args.tuned.as_ref().map(|d| d.join(name))).expect("clap requires one")
+    };
+    let (new, old) = (pick(&args.new, "weights.txt"), pick(&args.old, "start.txt"));
+    for path in [&new, &old] {
+        let set = WeightSet::load(path)?;
+        if set.variant != args.variant {
+            return Err(format!("{}: weights are for {}, expected {}", path.display(), set.variant, args.variant));
+        }
+    }
+    let spec = |path: &Path| format!("engine:depth={},weights={}", args.depth, path.display());
+    let job = Job {
+        variant: args.variant.name().to_string(),
+        players: vec![spec(&new), spec(&old)],
+        schedule: Schedule::RoundRobin,
+        games: args.games,
+        seed: args.seed,
+        openings: None,
+        random_plies: args.random_plies,
+        tc: UNTIMED_GAME_SECONDS,
+        sample_every: 1,
+        shard: None,
+    };
+    let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let options =
+        RunOptions { out: args.out.clone(), threads, sprt: None, command: std::env::args().collect(), quiet: false };
+    let variant = args.variant;
+    let summary =
+        with_geometry!(variant, G => selfplay::run::run(&ReversiProtocol::<G>::new(variant), &job, &options))?;
+    print!("{}", summary.report);
+    Ok(())
 }
