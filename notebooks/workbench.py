@@ -1,0 +1,123 @@
+"""Readers shared by the analysis notebooks: where the repository is, the
+weights text format of `engine::eval::weights`, the positional table's
+symmetry classes of `engine::eval::registry`, and the logistic Elo of
+`selfplay::stats`."""
+
+import gzip
+import math
+from pathlib import Path
+
+import numpy as np
+
+#: Two-sided 95% normal quantile (the one `selfplay::stats` uses).
+Z95 = 1.959963984540054
+
+#: First line of a weights file after comments (`engine::eval::weights::FORMAT_LINE`).
+FORMAT_LINE = "format pattern-weights 1"
+
+#: Tables of one value per phase (the rest are the positional table and patterns).
+SCALAR_TABLES = ("mobility", "potential_mobility", "parity")
+
+
+def repo_root() -> Path:
+    """The repository root: the notebooks run in `notebooks/` (Jupyter and nbmake)."""
+    here = Path.cwd().resolve()
+    for folder in (here, *here.parents):
+        if (folder / "Cargo.toml").exists() and (folder / "notebooks").is_dir():
+            return folder
+    return here
+
+
+def existing(path: Path) -> Path:
+    """`path`, or `path.gz` when only the gzipped file exists (the fixtures)."""
+    path = Path(path)
+    if not path.exists() and path.with_name(path.name + ".gz").exists():
+        return path.with_name(path.name + ".gz")
+    return path
+
+
+def read_weights(path: Path):
+    """Parses a weights file (plain or gzipped): returns the variant name and
+    a dict `(phase, table name) -> numpy int array`. Errors name the line."""
+    path = existing(path)
+    opener = gzip.open if path.suffix == ".gz" else open
+    with opener(path, "rt") as f:
+        lines = [(i + 1, line.strip()) for i, line in enumerate(f)]
+    lines = [(n, l) for n, l in lines if l and not l.startswith("#")]
+    if not lines or lines[0][1] != FORMAT_LINE:
+        raise ValueError(f"{path}: line {lines[0][0] if lines else 1}: expected `{FORMAT_LINE}`")
+    if len(lines) < 2 or not lines[1][1].startswith("variant "):
+        raise ValueError(f"{path}: line {lines[1][0] if len(lines) > 1 else lines[0][0] + 1}: expected `variant NAME`")
+    variant = lines[1][1].split()[1]
+    tables, key, values = {}, None, []
+    for n, line in lines[2:]:
+        if line.startswith("table "):
+            if key is not None:
+                tables[key] = np.array(values, dtype=np.int32)
+            _, phase, name = line.split()
+            key, values = (int(phase), name), []
+        elif key is None:
+            raise ValueError(f"{path}: line {n}: expected `table PHASE NAME`")
+        else:
+            try:
+                values.extend(int(v) for v in line.split())
+            except ValueError:
+                raise ValueError(f"{path}: line {n}: expected integers") from None
+    if key is not None:
+        tables[key] = np.array(values, dtype=np.int32)
+    return variant, tables
+
+
+def phases(tables) -> int:
+    """Number of phases in a parsed weight set."""
+    return 1 + max(phase for phase, _ in tables)
+
+
+def table_names(tables) -> list:
+    """Table names of a parsed weight set, in file order."""
+    return list(dict.fromkeys(name for _, name in tables))
+
+
+def class_index(h: int, a: int, b: int) -> int:
+    """Index of the quadrant-triangle cell (a, b), a <= b < h, in row order
+    (as `engine::eval::registry`): row a holds the h - a cells b = a..h."""
+    return a * h - a * max(a - 1, 0) // 2 + (b - a)
+
+
+def positional_board(triangle) -> np.ndarray:
+    """The positional table (one weight per symmetry class) spread over the
+    whole board: cell (r, c) folds into the top-left quadrant, then onto the
+    triangle row <= col."""
+    length = len(triangle)
+    h = int((math.isqrt(8 * length + 1) - 1) // 2)
+    if h * (h + 1) // 2 != length:
+        raise ValueError(f"a positional table of {length} values is not a triangle")
+    n = 2 * h
+    board = np.zeros((n, n), dtype=float)
+    for r in range(n):
+        for c in range(n):
+            rr, cc = min(r, n - 1 - r), min(c, n - 1 - c)
+            board[r, c] = triangle[class_index(h, min(rr, cc), max(rr, cc))]
+    return board
+
+
+def score_to_elo(score):
+    """Logistic Elo difference of an expected score in (0, 1)."""
+    return -400.0 * np.log10(1.0 / np.asarray(score, dtype=float) - 1.0)
+
+
+def cumulative_elo(points):
+    """Running Elo and 95% half width after each game, from one player's
+    points per game (1, 0.5, 0) in order: score s = mean points, variance of
+    one game's points v, interval s ± 1.96 sqrt(v / n) mapped through the
+    Elo curve, half its width reported (as `selfplay::stats::Wdl::elo`).
+    Infinite while a side has scored everything."""
+    points = np.asarray(points, dtype=float)
+    n = np.arange(1, len(points) + 1)
+    s = np.cumsum(points) / n
+    variance = np.cumsum(points**2) / n - s**2
+    half = Z95 * np.sqrt(np.maximum(variance, 0.0) / n)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        elo = score_to_elo(s)
+        error = (score_to_elo(s + half) - score_to_elo(s - half)) / 2.0
+    return s, elo, error
