@@ -1,14 +1,40 @@
-//! The strong engine's search.
+//! The strong engine's search: iterative-deepening principal-variation
+//! search with aspiration windows and a transposition table, an exact
+//! endgame solver, and CPU-time management from the game clock.
 //!
-//! INTERIM: this module fixes the public interface ([`EngineConfig`],
-//! [`ReversiEngine`]) that self-play and the programs use. The search behind
-//! it is a plain fixed-depth negamax on disc difference until the real engine
-//! (iterative deepening PVS, transposition table, endgame solver) lands.
+//! The search knows the [`Game`] trait, an [`Evaluator`] and the small
+//! extension traits of [`hooks`]; Reversi implements those in [`reversi`].
+//! [`ReversiEngine`] puts it together as an [`Agent`] for every Reversi size.
+
+pub mod control;
+pub mod endgame;
+pub mod ffo;
+pub mod hooks;
+mod interim_eval;
+mod reversi;
+mod searcher;
+pub mod time;
+pub mod tt;
+
+#[cfg(test)]
+mod tests;
+
+pub use hooks::{EndgameBoard, SearchGame};
+pub use interim_eval::InterimEvaluator;
+pub use searcher::{INFINITY, Limits, MAX_DEPTH, SearchResult, Searcher};
+pub use time::TimePlan;
 
 use crate::agent::{Agent, Clock, Decision};
-use crate::game::Game;
-use crate::reversi::{Geometry, Position, Variant};
+use crate::eval::Evaluator;
+use crate::reversi::{Geometry, Move, Position, Variant};
 use std::path::PathBuf;
+
+/// Transposition table size when the configuration leaves it at 0, in MiB.
+/// Pages the search never touches cost no CPU time.
+pub const DEFAULT_TT_MB: usize = 64;
+/// CPU seconds per move when neither the configuration nor the clock
+/// bounds the search.
+pub const UNTIMED_MOVE_TIME: f64 = 1.0;
 
 /// How an engine player searches: the limits of one move and its resources.
 /// Unset limits fall back to the game clock.
@@ -29,12 +55,26 @@ pub struct EngineConfig {
     pub nps_hint: Option<f64>,
 }
 
+/// The evaluator the engine plays with, chosen per variant.
+type EngineEvaluator<G> = dyn Evaluator<Position<G>>;
+
+/// The evaluator for `variant`, from `weights` when given.
+fn engine_evaluator<G: Geometry>(
+    _variant: Variant,
+    weights: Option<&PathBuf>,
+) -> Result<Box<EngineEvaluator<G>>, String> {
+    if let Some(path) = weights {
+        return Err(format!("{}: weight files are not supported yet", path.display()));
+    }
+    // INTERIM: the pattern evaluator of `crate::eval` replaces this line.
+    Ok(Box::new(InterimEvaluator))
+}
+
 /// The strong engine as a player of Reversi on geometry `G`.
 pub struct ReversiEngine<G: Geometry> {
     variant: Variant,
     config: EngineConfig,
-    nodes: u64,
-    geometry: std::marker::PhantomData<G>,
+    searcher: Searcher<Position<G>, EngineEvaluator<G>>,
 }
 
 impl<G: Geometry> ReversiEngine<G> {
@@ -42,18 +82,26 @@ impl<G: Geometry> ReversiEngine<G> {
     /// when the weights file cannot be used.
     pub fn new(variant: Variant, config: EngineConfig) -> Result<Self, String> {
         assert_eq!(variant.size(), G::N, "variant {variant} is not played on this geometry");
-        if let Some(path) = &config.weights {
-            return Err(format!("{}: weight files are not supported yet", path.display()));
-        }
-        Ok(ReversiEngine { variant, config, nodes: 0, geometry: std::marker::PhantomData })
+        let evaluator = engine_evaluator::<G>(variant, config.weights.as_ref())?;
+        let tt_mb = if config.tt_mb == 0 { DEFAULT_TT_MB } else { config.tt_mb };
+        Ok(ReversiEngine { variant, searcher: Searcher::new(evaluator, tt_mb), config })
     }
 
-    fn negamax(&mut self, pos: &Position<G>, depth: u32) -> i32 {
-        self.nodes += 1;
-        if depth == 0 || pos.is_terminal() {
-            return pos.final_score_for_mover();
+    /// The limits of one move under `config` and the clock.
+    pub fn limits(config: &EngineConfig, state: &Position<G>, clock: &Clock) -> Limits {
+        let mut time = config.move_time.map(TimePlan::fixed);
+        if clock.own_remaining.is_finite() {
+            let plan = TimePlan::from_clock(clock.own_remaining, state.own_moves_left(), state.progress());
+            time = Some(time.map_or(plan, |t| t.min(plan)));
+        } else if time.is_none() && config.depth.is_none() && config.nodes.is_none() {
+            time = Some(TimePlan::fixed(UNTIMED_MOVE_TIME));
         }
-        pos.legal_moves().iter().map(|&mv| -self.negamax(&pos.play(mv), depth - 1)).max().unwrap_or(i32::MIN + 1)
+        Limits { depth: config.depth, nodes: config.nodes, time, solve: false }
+    }
+
+    /// Searches `state` within `limits` (for analysis tools).
+    pub fn search(&mut self, state: &Position<G>, limits: &Limits) -> SearchResult<Move<G>> {
+        self.searcher.search(state, limits)
     }
 }
 
@@ -62,17 +110,13 @@ impl<G: Geometry> Agent<Position<G>> for ReversiEngine<G> {
         format!("engine-{}", self.variant)
     }
 
-    fn choose(&mut self, state: &Position<G>, _clock: &Clock) -> Decision<crate::reversi::Move<G>> {
-        self.nodes = 0;
-        let depth = self.config.depth.unwrap_or(2).max(1);
-        let moves = state.legal_moves();
-        let mut best = (moves[0], i32::MIN);
-        for &mv in moves.iter() {
-            let score = -self.negamax(&state.play(mv), depth - 1);
-            if score > best.1 {
-                best = (mv, score);
-            }
-        }
-        Decision { mv: best.0, score: Some(best.1), depth: Some(depth), nodes: self.nodes }
+    fn new_game(&mut self) {
+        self.searcher.clear();
+    }
+
+    fn choose(&mut self, state: &Position<G>, clock: &Clock) -> Decision<Move<G>> {
+        let limits = Self::limits(&self.config, state, clock);
+        let r = self.searcher.search(state, &limits);
+        Decision { mv: r.best, score: r.score, depth: Some(r.depth), nodes: r.nodes }
     }
 }

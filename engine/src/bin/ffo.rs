@@ -1,0 +1,84 @@
+//! `ffo [--dir DIR] [--from A] [--to B] [--tt-mb MB] [--warm-up]`: solves FFO
+//! endgame positions exactly and reports time, nodes and node rate of each.
+
+use clap::Parser;
+use engine::eval::SCORE_PER_DISC;
+use engine::search::{InterimEvaluator, Limits, Searcher, ffo};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Solves the FFO endgame suite and checks the exact scores.
+#[derive(Parser)]
+#[command(version, about)]
+struct Args {
+    /// Folder with the fforum-*.obf files (default: `shared/data/ffo` in
+    /// the current folder or the nearest ancestor that has one).
+    #[arg(long)]
+    dir: Option<PathBuf>,
+    /// First position number.
+    #[arg(long, default_value_t = 40)]
+    from: usize,
+    /// Last position number.
+    #[arg(long, default_value_t = 44)]
+    to: usize,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 64)]
+    tt_mb: usize,
+    /// Run midgame iterations before the exact solve (as the engine does
+    /// in play) instead of solving at once.
+    #[arg(long)]
+    warm_up: bool,
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let Some(dir) = args.dir.clone().or_else(|| ffo::find_suite_dir(&cwd)) else {
+        eprintln!("error: no shared/data/ffo folder above {}: pass --dir", cwd.display());
+        return ExitCode::FAILURE;
+    };
+    let suite = match ffo::read_suite(&dir) {
+        Ok(suite) => suite,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let mut searcher = Searcher::new(Box::new(InterimEvaluator), args.tt_mb);
+    let (mut total_time, mut total_nodes, mut wrong) = (0.0, 0u64, 0);
+    println!(
+        "{:>3} {:>7} {:>5} {:>5} {:>9} {:>13} {:>11}",
+        "#", "empties", "want", "got", "seconds", "nodes", "nodes/s"
+    );
+    for p in suite.iter().filter(|p| (args.from..=args.to).contains(&p.number)) {
+        searcher.clear();
+        let empties = p.position.empty_count();
+        let limits = Limits { depth: Some(empties), solve: !args.warm_up, ..Limits::default() };
+        let r = searcher.search(&p.position, &limits);
+        let got = r.score.unwrap_or(i32::MIN) / SCORE_PER_DISC;
+        let ok = got == p.score() && p.moves.iter().any(|&(mv, s)| mv == r.best && s == got);
+        wrong += usize::from(!ok);
+        total_time += r.seconds;
+        total_nodes += r.nodes;
+        println!(
+            "{:>3} {:>7} {:>+5} {:>+5} {:>9.3} {:>13} {:>11.0} {} {}",
+            p.number,
+            empties,
+            p.score(),
+            got,
+            r.seconds,
+            r.nodes,
+            r.nodes as f64 / r.seconds.max(1e-9),
+            r.best,
+            if ok { "" } else { "WRONG" }
+        );
+    }
+    println!(
+        "total {:.3} s, {} nodes, {:.0} nodes/s, {} wrong",
+        total_time,
+        total_nodes,
+        total_nodes as f64 / total_time.max(1e-9),
+        wrong
+    );
+    if wrong == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+}

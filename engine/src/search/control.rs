@@ -1,0 +1,94 @@
+//! Stopping a search: node counting, and the node and CPU-time limits
+//! checked every [`CHECK_INTERVAL`] nodes.
+
+use super::tt::TranspositionTable;
+use crate::cputime::process_cpu_time;
+use std::time::Duration;
+
+/// Nodes between two looks at the clock (a clock read is a system call).
+pub const CHECK_INTERVAL: u64 = 1024;
+
+/// Node count and hard limits of one search.
+#[derive(Clone, Debug)]
+pub struct Control {
+    /// Nodes visited so far.
+    pub nodes: u64,
+    next_check: u64,
+    interval: u64,
+    node_limit: u64,
+    /// Process CPU time at which the search must stop.
+    deadline: Option<Duration>,
+    stopped: bool,
+    /// While false (the first iteration), limits are not enforced.
+    armed: bool,
+}
+
+impl Default for Control {
+    fn default() -> Self {
+        Control::new(None, None)
+    }
+}
+
+impl Control {
+    /// A control that stops at `node_limit` nodes or at process CPU time
+    /// `deadline`, whichever comes first.
+    pub fn new(node_limit: Option<u64>, deadline: Option<Duration>) -> Self {
+        Control {
+            nodes: 0,
+            next_check: CHECK_INTERVAL,
+            interval: CHECK_INTERVAL,
+            node_limit: node_limit.unwrap_or(u64::MAX),
+            deadline,
+            stopped: false,
+            armed: true,
+        }
+    }
+
+    /// Enforces the limits from now on (`true`) or not (`false`, for the
+    /// first iteration, which must always finish).
+    pub fn arm(&mut self, armed: bool) {
+        self.armed = armed;
+    }
+
+    /// Reads the clock every `nodes` nodes instead of [`CHECK_INTERVAL`].
+    pub fn set_interval(&mut self, nodes: u64) {
+        self.interval = nodes.max(1);
+        self.next_check = self.nodes + self.interval;
+    }
+
+    /// Counts a node; true when the search must stop now.
+    #[inline(always)]
+    pub fn poll(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes >= self.next_check {
+            self.check();
+        }
+        self.stopped
+    }
+
+    /// True once a limit was hit.
+    #[inline(always)]
+    pub fn stopped(&self) -> bool {
+        self.stopped
+    }
+
+    #[cold]
+    fn check(&mut self) {
+        self.next_check = self.nodes + self.interval;
+        if !self.armed {
+            return;
+        }
+        if self.nodes >= self.node_limit || self.deadline.is_some_and(|d| process_cpu_time() >= d) {
+            self.stopped = true;
+        }
+    }
+}
+
+/// What the recursive searches share: the transposition table and the
+/// stop control.
+pub struct SearchContext {
+    /// The transposition table.
+    pub tt: TranspositionTable,
+    /// Node count and limits.
+    pub control: Control,
+}

@@ -1,0 +1,269 @@
+//! The exact endgame solver: the final score with perfect play, for games
+//! that implement [`EndgameBoard`].
+//!
+//! Near the end the solver walks the empty cells directly, odd parity
+//! regions first, and finishes the last empty cell by counting flips. Higher
+//! up it generates moves, orders them fastest-first (fewest replies for the
+//! opponent, good cells, the transposition table's move first), searches
+//! with null windows (principal-variation search) and stores exact bounds in
+//! the transposition table. Scores inside the solver are in the game's own
+//! units (discs); the table and the callers see score units.
+
+use super::control::SearchContext;
+use super::hooks::{EndgameBoard, PARITY_REGIONS, SearchGame};
+use super::tt::{Bound, SOLVED_DEPTH, TtEntry};
+use crate::bitboard::BitSet;
+use crate::eval::SCORE_PER_DISC;
+
+/// At most this many empties: walk the empties in parity order, no move
+/// generation, no table.
+const SHALLOW_EMPTIES: u32 = 6;
+/// At least this many empties: use the transposition table.
+const TABLE_EMPTIES: u32 = 9;
+/// Weight of one empty cell the opponent may later play on.
+const POTENTIAL_WEIGHT: i32 = 4;
+/// At least this many empties: look up every child in the table first.
+const ETC_EMPTIES: u32 = 12;
+/// Weight of one opponent reply in fastest-first ordering.
+const REPLY_WEIGHT: i32 = 64;
+/// Nodes with at least this many empties order with a two-ply look-ahead.
+const LOOKAHEAD_EMPTIES: u32 = 14;
+/// Weight of the mobility kept after the opponent's best reply.
+const LOOKAHEAD_WEIGHT: i32 = 32;
+/// Ordering bonus of a move into a region with an odd number of empties.
+const PARITY_BONUS: i32 = 8;
+/// Ordering bonus of the transposition table's move.
+const TABLE_MOVE_BONUS: i32 = 1 << 20;
+/// Largest number of moves a solver node keeps (more than any board has).
+const MAX_NODE_MOVES: usize = 144;
+/// A score bound beyond every real score, in discs.
+pub const DISC_INFINITY: i32 = 1000;
+
+/// Solves `pos` within (`alpha`, `beta`) in score units, fail-soft. The
+/// result is exact when strictly inside the window, a bound otherwise, and
+/// meaningless when the context's control stopped the search.
+pub fn solve_window<B: EndgameBoard>(ctx: &mut SearchContext, pos: &B, alpha: i32, beta: i32) -> i32 {
+    let alpha = alpha.div_euclid(SCORE_PER_DISC).clamp(-DISC_INFINITY, DISC_INFINITY);
+    let beta = (beta + SCORE_PER_DISC - 1).div_euclid(SCORE_PER_DISC).clamp(-DISC_INFINITY, DISC_INFINITY);
+    let regions = B::parity_regions();
+    let empties = pos.empty_cells();
+    let score = crate::cpu::dispatch!(solve_node::<B>(ctx, &regions, pos, alpha, beta, empties, empties.count()));
+    score * SCORE_PER_DISC
+}
+
+/// The final score for the mover after the last empty cell `cell` is
+/// filled (or left empty when neither side can play there).
+#[inline(always)]
+fn last_empty<B: EndgameBoard>(pos: &B, cell: usize) -> i32 {
+    let flips = pos.flipped(cell);
+    if flips.any() {
+        return -pos.after(cell, flips).final_discs();
+    }
+    let passed = pos.passed();
+    let flips = passed.flipped(cell);
+    if flips.any() {
+        return passed.after(cell, flips).final_discs();
+    }
+    pos.final_discs()
+}
+
+/// The weighted mobility the side not to move in `pos` keeps after the
+/// reply that leaves it the least (a two-ply fastest-first look-ahead).
+#[inline(always)]
+fn mobility_after_best_reply<B: EndgameBoard>(pos: &B) -> i32 {
+    let mut least = i32::MAX;
+    for cell in pos.move_cells().iter() {
+        let after = pos.after(cell, pos.flipped(cell));
+        least = least.min(after.weighted_mobility() as i32);
+    }
+    if least == i32::MAX { 0 } else { least }
+}
+
+/// The empties in regions with an odd number of empties.
+#[inline(always)]
+fn odd_regions<C: BitSet>(regions: &[C; PARITY_REGIONS], empties: C) -> C {
+    let mut odd = C::EMPTY;
+    for &region in regions {
+        let in_region = region & empties;
+        if in_region.count() & 1 == 1 {
+            odd |= in_region;
+        }
+    }
+    odd
+}
+
+crate::cpu::multiversion! {
+    /// The value of `pos` (with `count` empty cells `empties`) for the side
+    /// to move, in discs, fail-soft within (`alpha`, `beta`).
+    fn solve_node<B: EndgameBoard>(
+        ctx: &mut SearchContext,
+        regions: &[B::Cells; PARITY_REGIONS],
+        pos: &B,
+        mut alpha: i32,
+        beta: i32,
+        empties: B::Cells,
+        count: u32,
+    ) -> i32 {
+        if ctx.control.poll() {
+            return 0;
+        }
+        if count == 0 {
+            return pos.final_discs();
+        }
+        if count == 1 {
+            return last_empty(pos, empties.lowest());
+        }
+        if count <= SHALLOW_EMPTIES {
+            let odd = odd_regions(regions, empties);
+            let mut best = -DISC_INFINITY;
+            let mut moved = false;
+            for cell in (empties & odd).iter().chain((empties - odd).iter()) {
+                let flips = pos.flipped(cell);
+                if flips.is_empty() {
+                    continue;
+                }
+                moved = true;
+                let child = pos.after(cell, flips);
+                let v = -solve_node::<B>(ctx, regions, &child, -beta, -alpha, empties - B::Cells::bit(cell), count - 1);
+                if v > best {
+                    best = v;
+                    if v > alpha {
+                        alpha = v;
+                        if v >= beta {
+                            break;
+                        }
+                    }
+                }
+            }
+            if !moved {
+                if pos.opponent_move_cells().is_empty() {
+                    return pos.final_discs();
+                }
+                return -solve_node::<B>(ctx, regions, &pos.passed(), -beta, -alpha, empties, count);
+            }
+            return best;
+        }
+
+        let moves = pos.move_cells();
+        if moves.is_empty() {
+            if pos.opponent_move_cells().is_empty() {
+                return pos.final_discs();
+            }
+            return -solve_node::<B>(ctx, regions, &pos.passed(), -beta, -alpha, empties, count);
+        }
+        if let Some(ceiling) = pos.score_ceiling(alpha)
+            && ceiling <= alpha
+        {
+            return ceiling;
+        }
+        let use_table = count >= TABLE_EMPTIES;
+        let key = if use_table { pos.hash() } else { 0 };
+        let mut table_move = None;
+        if use_table && let Some(entry) = ctx.tt.probe(key) {
+            if entry.depth == SOLVED_DEPTH {
+                let score = entry.score / SCORE_PER_DISC;
+                if entry.cuts(alpha * SCORE_PER_DISC, beta * SCORE_PER_DISC) {
+                    return score;
+                }
+            }
+            table_move = entry.best;
+        }
+
+        // Fastest first: few opponent replies, good cells, the table's move.
+        let mut cells = [0u8; MAX_NODE_MOVES];
+        let mut keys = [0i32; MAX_NODE_MOVES];
+        let mut n = 0;
+        let odd = odd_regions(regions, empties);
+        let use_etc = count >= ETC_EMPTIES;
+        for cell in moves.iter() {
+            let child = pos.after(cell, pos.flipped(cell));
+            if use_etc
+                && let Some(entry) = ctx.tt.probe(child.hash())
+                && entry.depth == SOLVED_DEPTH
+                && entry.bound != Bound::Lower
+                && -entry.score / SCORE_PER_DISC >= beta
+            {
+                // Enhanced transposition cut-off: a child already refutes.
+                return -entry.score / SCORE_PER_DISC;
+            }
+            let replies = child.weighted_mobility() as i32;
+            let mut order = B::cell_priority(cell) - REPLY_WEIGHT * replies - POTENTIAL_WEIGHT * child.potential_mobility() as i32;
+            if count >= LOOKAHEAD_EMPTIES {
+                order += LOOKAHEAD_WEIGHT * mobility_after_best_reply(&child);
+            }
+            if odd.contains(cell) {
+                order += PARITY_BONUS;
+            }
+            if table_move == Some(cell) {
+                order += TABLE_MOVE_BONUS;
+            }
+            cells[n] = cell as u8;
+            keys[n] = order;
+            n += 1;
+        }
+
+        let alpha_in = alpha;
+        let mut best = -DISC_INFINITY;
+        let mut best_cell = cells[0] as usize;
+        for i in 0..n {
+            // Selection sort, one step per move: cut-offs come early.
+            let mut top = i;
+            for j in i + 1..n {
+                if keys[j] > keys[top] {
+                    top = j;
+                }
+            }
+            cells.swap(i, top);
+            keys.swap(i, top);
+            let cell = cells[i] as usize;
+            let child = pos.after(cell, pos.flipped(cell));
+            let rest = empties - B::Cells::bit(cell);
+            let v = if i == 0 {
+                -solve_node::<B>(ctx, regions, &child, -beta, -alpha, rest, count - 1)
+            } else {
+                let probe = -solve_node::<B>(ctx, regions, &child, -alpha - 1, -alpha, rest, count - 1);
+                if probe > alpha && probe < beta {
+                    -solve_node::<B>(ctx, regions, &child, -beta, -probe, rest, count - 1)
+                } else {
+                    probe
+                }
+            };
+            if ctx.control.stopped() {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_cell = cell;
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if use_table {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best <= alpha_in {
+                Bound::Upper
+            } else {
+                Bound::Exact
+            };
+            let entry = TtEntry { score: best * SCORE_PER_DISC, best: Some(best_cell), depth: SOLVED_DEPTH, bound };
+            ctx.tt.store(key, entry);
+        }
+        best
+    }
+}
+
+/// Plays the exact solve of `pos` through the [`SearchGame::solve_exact`]
+/// hook of a game that implements [`EndgameBoard`].
+pub fn solve_hook<B: EndgameBoard + SearchGame>(
+    ctx: &mut SearchContext,
+    pos: &B,
+    alpha: i32,
+    beta: i32,
+) -> Option<i32> {
+    Some(solve_window(ctx, pos, alpha, beta))
+}

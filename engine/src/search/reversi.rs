@@ -1,0 +1,266 @@
+//! The search hooks for Reversi on every board size, written against the
+//! public [`Position`] API.
+
+use super::control::SearchContext;
+use super::endgame;
+use super::hooks::{EndgameBoard, PARITY_REGIONS, SearchGame};
+use crate::bitboard::BitSet;
+use crate::game::Game;
+use crate::reversi::{Geometry, Move, Position, first_column, last_column, neighbours};
+
+/// Ordering weight of one reply left to the opponent (midgame hint).
+const HINT_REPLY_WEIGHT: i32 = 16;
+/// Cell priorities for move ordering: corners first, cells next to an empty
+/// corner last.
+const CORNER_PRIORITY: i32 = 40;
+const EDGE_PRIORITY: i32 = 6;
+const X_SQUARE_PRIORITY: i32 = -30;
+const C_SQUARE_PRIORITY: i32 = -10;
+/// The last empties solve almost at once: moves there need no time budget.
+const QUICK_END_EMPTIES: u32 = 12;
+/// Discs on the board at the start (every variant starts with 4 or 8).
+const START_DISCS: usize = 4;
+
+/// Distance of `i` from the nearer edge of a line of length `n`.
+const fn edge_distance(i: usize, n: usize) -> usize {
+    if i < n - 1 - i { i } else { n - 1 - i }
+}
+
+/// Static ordering value of `cell` on an `n`x`n` board.
+const fn priority(cell: usize, n: usize) -> i32 {
+    let (r, c) = (edge_distance(cell / n, n), edge_distance(cell % n, n));
+    match (r, c) {
+        (0, 0) => CORNER_PRIORITY,
+        (1, 1) => X_SQUARE_PRIORITY,
+        (0, 1) | (1, 0) => C_SQUARE_PRIORITY,
+        (0, _) | (_, 0) => EDGE_PRIORITY,
+        _ => 0,
+    }
+}
+
+/// The four corners.
+#[inline(always)]
+fn corner_cells<G: Geometry>() -> G::Bits {
+    let n = G::N;
+    G::Bits::bit(0) | G::Bits::bit(n - 1) | G::Bits::bit(n * (n - 1)) | G::Bits::bit(n * n - 1)
+}
+
+/// A step along one of the four lines of the board, both ways, never
+/// wrapping around a side edge.
+#[derive(Clone, Copy)]
+enum Line {
+    Row,
+    Column,
+    Diagonal,
+    AntiDiagonal,
+}
+
+impl Line {
+    const ALL: [Line; 4] = [Line::Row, Line::Column, Line::Diagonal, Line::AntiDiagonal];
+
+    /// Every member of `b` moved one step forward (`up`) or back along the line.
+    #[inline(always)]
+    fn step<G: Geometry>(self, b: G::Bits, up: bool) -> G::Bits {
+        let n = G::N as u32;
+        let (amount, up_wraps_to, down_wraps_to) = match self {
+            Line::Row => (1, Some(first_column::<G>()), Some(last_column::<G>())),
+            Line::Column => (n, None, None),
+            Line::Diagonal => (n + 1, Some(first_column::<G>()), Some(last_column::<G>())),
+            Line::AntiDiagonal => (n - 1, Some(last_column::<G>()), Some(first_column::<G>())),
+        };
+        let (moved, wrapped) = if up { (b.shl(amount), up_wraps_to) } else { (b.shr(amount), down_wraps_to) };
+        match wrapped {
+            Some(mask) => moved & (G::ALL - mask),
+            None => moved & G::ALL,
+        }
+    }
+}
+
+/// The discs of `discs` that can never be flipped: along each of the four
+/// lines each is on a full line, at the board's edge, or next to another such
+/// disc (a sound under-estimate, grown from the edges to a fixed point).
+pub(super) fn stable_discs<G: Geometry>(discs: G::Bits, empty: G::Bits) -> G::Bits {
+    let mut safe = [G::Bits::EMPTY; 4];
+    for (line, safe) in Line::ALL.into_iter().zip(&mut safe) {
+        // Cells on a line with an empty cell: spread the empties along it.
+        let mut open = empty;
+        for _ in 1..G::N {
+            open |= line.step::<G>(open, true) | line.step::<G>(open, false);
+        }
+        let edge = G::ALL - (line.step::<G>(G::ALL, true) & line.step::<G>(G::ALL, false));
+        *safe = (G::ALL - open) | edge;
+    }
+    let mut stable = G::Bits::EMPTY;
+    loop {
+        let mut next = discs;
+        for (line, &safe) in Line::ALL.into_iter().zip(&safe) {
+            next &= safe | line.step::<G>(stable, true) | line.step::<G>(stable, false);
+        }
+        if next == stable {
+            return stable;
+        }
+        stable = next;
+    }
+}
+
+impl<G: Geometry> SearchGame for Position<G> {
+    #[inline(always)]
+    fn move_index(mv: Move<G>) -> usize {
+        mv.cell().unwrap_or(G::CELLS)
+    }
+
+    #[inline]
+    fn order_hint(&self, mv: Move<G>) -> i32 {
+        match mv.cell() {
+            Some(cell) => {
+                let child = self.play_flips(cell, self.flips(cell));
+                priority(cell, G::N) - HINT_REPLY_WEIGHT * child.moves().count() as i32
+            }
+            None => 0,
+        }
+    }
+
+    #[inline(always)]
+    fn plies_to_end(&self) -> Option<u32> {
+        Some(self.empty_count())
+    }
+
+    fn own_moves_left(&self) -> f64 {
+        (f64::from(self.empty_count().saturating_sub(QUICK_END_EMPTIES)) / 2.0).max(1.0)
+    }
+
+    fn progress(&self) -> f64 {
+        let total = (G::CELLS - START_DISCS) as f64;
+        (1.0 - f64::from(self.empty_count()) / total).clamp(0.0, 1.0)
+    }
+
+    fn solve_exact(&self, ctx: &mut SearchContext, alpha: i32, beta: i32) -> Option<i32> {
+        Some(endgame::solve_window(ctx, self, alpha, beta))
+    }
+}
+
+impl<G: Geometry> EndgameBoard for Position<G> {
+    type Cells = G::Bits;
+
+    #[inline(always)]
+    fn empty_cells(&self) -> G::Bits {
+        self.empty()
+    }
+
+    #[inline(always)]
+    fn move_cells(&self) -> G::Bits {
+        self.moves()
+    }
+
+    #[inline(always)]
+    fn opponent_move_cells(&self) -> G::Bits {
+        self.opponent_moves()
+    }
+
+    #[inline(always)]
+    fn flipped(&self, cell: usize) -> G::Bits {
+        self.flips(cell)
+    }
+
+    #[inline(always)]
+    fn after(&self, cell: usize, flips: G::Bits) -> Self {
+        self.play_flips(cell, flips)
+    }
+
+    #[inline(always)]
+    fn passed(&self) -> Self {
+        self.pass()
+    }
+
+    #[inline(always)]
+    fn final_discs(&self) -> i32 {
+        self.final_score_for_mover()
+    }
+
+    fn parity_regions() -> [G::Bits; PARITY_REGIONS] {
+        let half = G::N / 2;
+        let mut regions = [G::Bits::EMPTY; PARITY_REGIONS];
+        for cell in 0..G::CELLS {
+            let (r, c) = (cell / G::N, cell % G::N);
+            regions[usize::from(r >= half) * 2 + usize::from(c >= half)] |= G::Bits::bit(cell);
+        }
+        regions
+    }
+
+    #[inline(always)]
+    fn cell_priority(cell: usize) -> i32 {
+        priority(cell, G::N)
+    }
+
+    #[inline]
+    fn score_ceiling(&self, alpha: i32) -> Option<i32> {
+        let slack = i32::from(self.scoring().black_bonus).abs();
+        let cells = G::CELLS as i32;
+        // Only worth computing when the opponent has discs enough to cut.
+        if cells + slack - 2 * self.opponent().count() as i32 > alpha {
+            return None;
+        }
+        let stable = stable_discs::<G>(self.opponent(), self.empty()).count() as i32;
+        Some(cells + slack - 2 * stable)
+    }
+
+    #[inline(always)]
+    fn potential_mobility(&self) -> u32 {
+        neighbours::<G>(self.opponent(), self.empty()).count()
+    }
+
+    #[inline(always)]
+    fn weighted_mobility(&self) -> u32 {
+        let moves = self.moves();
+        moves.count() + (moves & corner_cells::<G>()).count()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::reversi::{Size4, Size8, Size12};
+
+    #[test]
+    fn priorities_follow_the_board_shape() {
+        assert_eq!(priority(0, 8), CORNER_PRIORITY);
+        assert_eq!(priority(63, 8), CORNER_PRIORITY);
+        assert_eq!(priority(9, 8), X_SQUARE_PRIORITY);
+        assert_eq!(priority(1, 8), C_SQUARE_PRIORITY);
+        assert_eq!(priority(3, 8), EDGE_PRIORITY);
+        assert_eq!(priority(27, 8), 0);
+        assert_eq!(priority(5, 4), X_SQUARE_PRIORITY);
+    }
+
+    #[test]
+    fn stable_discs_grow_from_corners_and_full_lines() {
+        use crate::bitboard::Bits;
+        let b = |cells: &[usize]| cells.iter().fold(Bits::<1>::EMPTY, |s, &c| s | Bits::<1>::bit(c));
+        // A lone corner is stable, and so are its neighbours along the edge;
+        // b2 is not (a2 and c2 are empty), nor is a disc in the middle.
+        let discs = b(&[0, 1, 2, 9, 27]);
+        let empty = Size8::ALL - discs;
+        assert_eq!(stable_discs::<Size8>(discs, empty), b(&[0, 1, 2]));
+        // With the whole first column filled too, b2 is held on every line.
+        let discs = b(&[0, 1, 2, 8, 16, 9]);
+        assert_eq!(stable_discs::<Size8>(discs, Size8::ALL - discs), discs);
+        // Without the corner nothing is.
+        let discs = b(&[1, 2, 9]);
+        assert_eq!(stable_discs::<Size8>(discs, Size8::ALL - discs), Bits::<1>::EMPTY);
+        // A full board: everything is stable.
+        assert_eq!(stable_discs::<Size8>(b(&[5, 40]), Bits::<1>::EMPTY), b(&[5, 40]));
+        // 12x12 corners on the far side.
+        let wide = <Size12 as Geometry>::Bits::bit(143) | <Size12 as Geometry>::Bits::bit(142);
+        assert_eq!(stable_discs::<Size12>(wide, Size12::ALL - wide), wide);
+    }
+
+    #[test]
+    fn parity_regions_split_the_board() {
+        let regions = <Position<Size8> as EndgameBoard>::parity_regions();
+        let union = regions.iter().fold(<Size8 as Geometry>::Bits::EMPTY, |a, &r| a | r);
+        assert_eq!(union, Size8::ALL);
+        assert!(regions.iter().all(|r| r.count() == 16));
+        assert!(regions[3].contains(63) && regions[0].contains(0));
+        assert!(<Position<Size4> as EndgameBoard>::parity_regions().iter().all(|r| r.count() == 4));
+    }
+}

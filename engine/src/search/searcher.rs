@@ -1,0 +1,421 @@
+//! Iterative-deepening principal-variation search with aspiration windows,
+//! the transposition table and history move ordering, switching to the exact
+//! endgame solver once a search reaches the end of the game.
+//!
+//! A [`Searcher`] keeps its table, history and move stack between searches:
+//! nothing is allocated while searching.
+
+use super::control::{Control, SearchContext};
+use super::hooks::{MOVE_SLOTS, SearchGame};
+use super::time::{NEXT_ITERATION_FRACTION, TimePlan, UNSTABLE_FACTOR};
+use super::tt::{Bound, SOLVED_DEPTH, TranspositionTable, TtEntry};
+use crate::cputime::process_cpu_time;
+use crate::eval::{Evaluator, SCORE_PER_DISC};
+use std::marker::PhantomData;
+use std::time::Duration;
+
+/// A score beyond every real score.
+pub const INFINITY: i32 = 1_000_000;
+/// Deepest iteration.
+pub const MAX_DEPTH: u32 = 128;
+/// Half-width of the first aspiration window.
+const ASPIRATION: i32 = SCORE_PER_DISC / 2;
+/// Iterations from this depth on start with an aspiration window.
+const ASPIRATION_DEPTH: u32 = 4;
+/// Nodes this many plies or more above the horizon order their moves by
+/// the game's hint; lower nodes by the table move and history only.
+const HINT_DEPTH: u32 = 2;
+/// Ordering bonus of the table's move.
+const TABLE_MOVE_BONUS: i32 = 1 << 28;
+/// History scores are halved when one exceeds this.
+const HISTORY_LIMIT: i32 = 1 << 20;
+/// Stack entries reserved per ply (more than any position's moves).
+const STACK_PER_PLY: usize = 384;
+/// Solving exactly from the root is tried with this many empties... (see
+/// [`solve_plies`]).
+const SOLVE_PLIES_AT_ONE_SECOND: f64 = 20.0;
+/// ...plus this many per doubling of the time.
+const SOLVE_PLIES_PER_DOUBLING: f64 = 0.8;
+/// Midgame iterations stop this many plies short of the end: the exact
+/// solve follows.
+const SOLVE_WARM_UP_GAP: u32 = 10;
+/// Below this many remaining plies the solver is always worth a try.
+const ALWAYS_SOLVE_PLIES: u32 = 12;
+/// With less hard time than this, the clock is read more often.
+const SHORT_BUDGET: f64 = 0.05;
+/// Clock-read interval (nodes) under a short budget.
+const SHORT_CHECK_INTERVAL: u64 = 128;
+
+/// What bounds one search.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Limits {
+    /// Deepest iteration.
+    pub depth: Option<u32>,
+    /// Stop after about this many nodes.
+    pub nodes: Option<u64>,
+    /// CPU-time plan.
+    pub time: Option<TimePlan>,
+    /// Solve exactly at once, without midgame iterations first (for games
+    /// with an exact solver).
+    pub solve: bool,
+}
+
+/// The outcome of a search.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SearchResult<M> {
+    /// The best move found; always legal.
+    pub best: M,
+    /// Its score from the mover's side, in score units (`None` when the move
+    /// was forced and nothing was searched).
+    pub score: Option<i32>,
+    /// Depth of the last completed iteration (0: none).
+    pub depth: u32,
+    /// True when `score` is the exact game-theoretic value.
+    pub exact: bool,
+    /// Nodes visited.
+    pub nodes: u64,
+    /// CPU seconds used.
+    pub seconds: f64,
+}
+
+/// The plies the exact solver is expected to finish within `hard` seconds.
+fn solve_plies(hard: f64) -> u32 {
+    let doublings = hard.max(1e-6).log2();
+    (SOLVE_PLIES_AT_ONE_SECOND + SOLVE_PLIES_PER_DOUBLING * doublings).max(0.0) as u32
+}
+
+/// A reusable search engine for `G` with evaluator `E`.
+pub struct Searcher<G: SearchGame, E: Evaluator<G> + ?Sized> {
+    ctx: SearchContext,
+    eval: Box<E>,
+    history: Vec<i32>,
+    /// Moves with ordering keys of every node on the current path.
+    stack: Vec<(G::Move, i32)>,
+    /// Root moves, best first after each iteration.
+    root: Vec<G::Move>,
+    game: PhantomData<G>,
+}
+
+impl<G: SearchGame, E: Evaluator<G> + ?Sized> Searcher<G, E> {
+    /// A searcher with evaluator `eval` and a transposition table of
+    /// `tt_mb` MiB.
+    pub fn new(eval: Box<E>, tt_mb: usize) -> Self {
+        Searcher {
+            ctx: SearchContext { tt: TranspositionTable::new(tt_mb), control: Control::default() },
+            eval,
+            history: vec![0; MOVE_SLOTS],
+            stack: Vec::with_capacity(STACK_PER_PLY * MAX_DEPTH as usize),
+            root: Vec::with_capacity(STACK_PER_PLY),
+            game: PhantomData,
+        }
+    }
+
+    /// Forgets everything learnt (table, history) before a new game.
+    pub fn clear(&mut self) {
+        self.ctx.tt.clear();
+        self.history.fill(0);
+    }
+
+    /// The evaluator.
+    pub fn evaluator(&self) -> &E {
+        &self.eval
+    }
+
+    /// Searches `pos`, which must not be finished, within `limits`.
+    pub fn search(&mut self, pos: &G, limits: &Limits) -> SearchResult<G::Move> {
+        let start = process_cpu_time();
+        let moves = pos.legal_moves();
+        assert!(!moves.is_empty(), "search asked for a move in a finished game");
+        self.root.clear();
+        self.root.extend(moves.iter().copied());
+        let mut result =
+            SearchResult { best: self.root[0], score: None, depth: 0, exact: false, nodes: 0, seconds: 0.0 };
+        if self.root.len() == 1 {
+            return result;
+        }
+        let deadline = limits.time.map(|t| start + Duration::from_secs_f64(t.hard));
+        self.ctx.control = Control::new(limits.nodes, deadline);
+        if limits.time.is_some_and(|t| t.hard < SHORT_BUDGET) {
+            self.ctx.control.set_interval(SHORT_CHECK_INTERVAL);
+        }
+        self.ctx.tt.new_search();
+        for h in &mut self.history {
+            *h /= 4;
+        }
+        // Order the root once by the game's hint.
+        self.root.sort_unstable_by_key(|&mv| -pos.order_hint(mv));
+
+        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        let end = pos.plies_to_end();
+        let mut target = limits.time.map(|t| t.target);
+        let mut root_pos = pos.clone();
+        let mut depth = match end {
+            Some(e) if limits.solve => e.max(1),
+            _ => 1,
+        };
+        let mut prev_score = 0;
+        while depth <= max_depth {
+            // The first iteration always finishes: there is always a move.
+            self.ctx.control.arm(depth > 1 || limits.solve);
+            let exact = end.is_some_and(|e| depth >= e);
+            let outcome = if exact {
+                self.solve_iteration(&mut root_pos, depth)
+            } else {
+                self.aspiration_iteration(&mut root_pos, depth, prev_score)
+            };
+            if let Some((best, score)) = outcome.partial_best {
+                // A move that beat the previous best in an unfinished iteration.
+                result.best = best;
+                result.score = Some(score);
+            }
+            if !outcome.complete {
+                break;
+            }
+            let changed = result.best != self.root[0];
+            result.best = self.root[0];
+            result.score = Some(outcome.score);
+            result.depth = depth;
+            result.exact = exact;
+            prev_score = outcome.score;
+            if exact {
+                break;
+            }
+            let spent = cpu_seconds_since(start);
+            if let (Some(t), Some(plan)) = (target.as_mut(), limits.time) {
+                if changed && depth > 2 {
+                    *t = (*t * UNSTABLE_FACTOR).min(plan.hard);
+                }
+                if spent >= *t * NEXT_ITERATION_FRACTION {
+                    break;
+                }
+            }
+            depth += 1;
+            // Switch to the exact solve once midgame iterations would cost
+            // about as much, if the limits allow it.
+            if let Some(e) = end
+                && depth < e
+                && depth + SOLVE_WARM_UP_GAP >= e
+                && limits.depth.is_none_or(|d| d >= e)
+                && limits.time.is_none_or(|plan| e <= ALWAYS_SOLVE_PLIES || e <= solve_plies(plan.hard - spent))
+            {
+                depth = e;
+            }
+        }
+        result.nodes = self.ctx.control.nodes;
+        result.seconds = cpu_seconds_since(start);
+        result
+    }
+
+    /// One midgame iteration at `depth` inside aspiration windows around
+    /// the previous score.
+    fn aspiration_iteration(&mut self, pos: &mut G, depth: u32, prev: i32) -> Iteration<G::Move> {
+        let (mut alpha, mut beta) =
+            if depth >= ASPIRATION_DEPTH { (prev - ASPIRATION, prev + ASPIRATION) } else { (-INFINITY, INFINITY) };
+        let mut widen = ASPIRATION;
+        loop {
+            let it = self.root_iteration(pos, depth, alpha, beta);
+            if !it.complete {
+                return it;
+            }
+            if it.score <= alpha && alpha > -INFINITY {
+                widen *= 4;
+                alpha = (it.score - widen).max(-INFINITY);
+            } else if it.score >= beta && beta < INFINITY {
+                widen *= 4;
+                beta = (it.score + widen).min(INFINITY);
+            } else {
+                return it;
+            }
+        }
+    }
+
+    /// The exact solve: win/loss/draw first, then the exact margin.
+    fn solve_iteration(&mut self, pos: &mut G, depth: u32) -> Iteration<G::Move> {
+        let wld = self.root_iteration(pos, depth, -1, 1);
+        if !wld.complete || wld.score == 0 {
+            return wld;
+        }
+        let (alpha, beta) = if wld.score > 0 { (wld.score - 1, INFINITY) } else { (-INFINITY, wld.score + 1) };
+        let exact = self.root_iteration(pos, depth, alpha, beta);
+        if exact.complete {
+            return exact;
+        }
+        // Out of time during the margin search: the win/draw/loss move stands
+        // unless the margin search already found a better one.
+        Iteration { partial_best: exact.partial_best.or(Some((self.root[0], wld.score))), ..exact }
+    }
+
+    /// Searches every root move at `depth` within (`alpha`, `beta`) and
+    /// moves the best to the front of the root list.
+    fn root_iteration(&mut self, pos: &mut G, depth: u32, mut alpha: i32, beta: i32) -> Iteration<G::Move> {
+        let mut best = -INFINITY;
+        let mut best_index = 0;
+        let mut partial_best = None;
+        let alpha_in = alpha;
+        for i in 0..self.root.len() {
+            let mv = self.root[i];
+            let undo = pos.make(mv);
+            let v = if i == 0 {
+                -crate::cpu::dispatch!(pvs::<G, E>(self, pos, depth - 1, -beta, -alpha))
+            } else {
+                let probe = -crate::cpu::dispatch!(pvs::<G, E>(self, pos, depth - 1, -alpha - 1, -alpha));
+                if probe > alpha && probe < beta && !self.ctx.control.stopped() {
+                    -crate::cpu::dispatch!(pvs::<G, E>(self, pos, depth - 1, -beta, -alpha))
+                } else {
+                    probe
+                }
+            };
+            pos.unmake(mv, undo);
+            if self.ctx.control.stopped() {
+                return Iteration { complete: false, score: best, partial_best };
+            }
+            if v > best {
+                best = v;
+                best_index = i;
+                if v > alpha {
+                    alpha = v;
+                    if i > 0 {
+                        partial_best = Some((mv, v));
+                    }
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        // Best first, the others keep their order.
+        self.root[..=best_index].rotate_right(1);
+        let key = pos.hash();
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best <= alpha_in {
+            Bound::Upper
+        } else {
+            Bound::Exact
+        };
+        let stored_depth = if pos.plies_to_end().is_some_and(|e| depth >= e) { SOLVED_DEPTH } else { depth as u8 };
+        let entry = TtEntry { score: best, best: Some(G::move_index(self.root[0])), depth: stored_depth, bound };
+        self.ctx.tt.store(key, entry);
+        Iteration { complete: true, score: best, partial_best: None }
+    }
+}
+
+/// What one root iteration found.
+struct Iteration<M> {
+    /// False when the search was stopped before it finished.
+    complete: bool,
+    /// The best score (meaningful when complete).
+    score: i32,
+    /// A move that proved better than the previous best before a stop.
+    partial_best: Option<(M, i32)>,
+}
+
+fn cpu_seconds_since(start: Duration) -> f64 {
+    process_cpu_time().saturating_sub(start).as_secs_f64()
+}
+
+crate::cpu::multiversion! {
+    /// The value of `pos` searched `depth` plies deep, fail-soft within
+    /// (`alpha`, `beta`), for the side to move.
+    fn pvs<G: SearchGame, E: Evaluator<G> + ?Sized>(
+        s: &mut Searcher<G, E>,
+        pos: &mut G,
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        if s.ctx.control.poll() {
+            return 0;
+        }
+        if let Some(left) = pos.plies_to_end()
+            && depth >= left
+            && let Some(v) = pos.solve_exact(&mut s.ctx, alpha, beta)
+        {
+            return v;
+        }
+        if depth == 0 {
+            return s.eval.evaluate(pos);
+        }
+        let key = pos.hash();
+        let mut table_move = None;
+        if let Some(entry) = s.ctx.tt.probe(key) {
+            if u32::from(entry.depth) >= depth && entry.cuts(alpha, beta) {
+                return entry.score;
+            }
+            table_move = entry.best;
+        }
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return pos.final_score_for_mover() * SCORE_PER_DISC;
+        }
+        let base = s.stack.len();
+        for &mv in moves.iter() {
+            let index = G::move_index(mv);
+            let order = if table_move == Some(index) {
+                TABLE_MOVE_BONUS
+            } else if depth >= HINT_DEPTH {
+                pos.order_hint(mv) + s.history[index]
+            } else {
+                s.history[index]
+            };
+            s.stack.push((mv, order));
+        }
+        let end = s.stack.len();
+        let alpha_in = alpha;
+        let mut best = -INFINITY;
+        let mut best_move = None;
+        for i in base..end {
+            let mut top = i;
+            for j in i + 1..end {
+                if s.stack[j].1 > s.stack[top].1 {
+                    top = j;
+                }
+            }
+            s.stack.swap(i, top);
+            let mv = s.stack[i].0;
+            let undo = pos.make(mv);
+            let v = if i == base {
+                -pvs::<G, E>(s, pos, depth - 1, -beta, -alpha)
+            } else {
+                let probe = -pvs::<G, E>(s, pos, depth - 1, -alpha - 1, -alpha);
+                if probe > alpha && probe < beta {
+                    -pvs::<G, E>(s, pos, depth - 1, -beta, -alpha)
+                } else {
+                    probe
+                }
+            };
+            pos.unmake(mv, undo);
+            if s.ctx.control.stopped() {
+                s.stack.truncate(base);
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_move = Some(G::move_index(mv));
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        let h = &mut s.history[G::move_index(mv)];
+                        *h += (depth * depth) as i32;
+                        if *h > HISTORY_LIMIT {
+                            for x in &mut s.history {
+                                *x /= 2;
+                            }
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        s.stack.truncate(base);
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best <= alpha_in {
+            Bound::Upper
+        } else {
+            Bound::Exact
+        };
+        s.ctx.tt.store(key, TtEntry { score: best, best: best_move, depth: depth.min(u32::from(SOLVED_DEPTH) - 1) as u8, bound });
+        best
+    }
+}

@@ -1,0 +1,219 @@
+//! Search tests: exact values against plain minimax, perfect play on 4x4,
+//! limits, time planning and legal answers.
+
+use super::*;
+use crate::agent::Clock;
+use crate::cputime::CpuTimer;
+use crate::eval::{DiscDifference, SCORE_PER_DISC};
+use crate::game::Game;
+use crate::reversi::{Size4, Size6, Size8, Size12};
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// Plain minimax to the end of the game over the [`Game`] trait: the
+/// independent reference.
+fn minimax<G: Game>(pos: &G) -> i32 {
+    let moves = pos.legal_moves();
+    if moves.is_empty() {
+        return pos.final_score_for_mover();
+    }
+    moves.iter().map(|&mv| -minimax(&pos.result(mv))).max().unwrap()
+}
+
+/// A position reached by random play from the start of `variant`, with
+/// `empties` empty cells (or the end of the game, whichever comes first).
+fn random_position<G: Geometry>(variant: Variant, empties: u32, rng: &mut ChaCha8Rng) -> Position<G> {
+    let mut pos: Position<G> = variant.start();
+    while pos.empty_count() > empties && !pos.is_terminal() {
+        let moves = pos.legal_moves();
+        pos = pos.play(moves[rng.random_range(0..moves.len())]);
+    }
+    pos
+}
+
+fn disc_searcher<G: Geometry>() -> Searcher<Position<G>, DiscDifference> {
+    Searcher::new(Box::new(DiscDifference), 1)
+}
+
+#[test]
+fn tiny4_perfect_play_loses_by_eight_for_the_first_player() {
+    let start: Position<Size4> = Variant::Tiny4.start();
+    assert_eq!(minimax(&start), -8);
+    let mut s = disc_searcher::<Size4>();
+    let r = s.search(&start, &Limits { solve: true, ..Limits::default() });
+    assert!(r.exact);
+    assert_eq!(r.score, Some(-8 * SCORE_PER_DISC));
+    // Iterative deepening reaches the same value through the midgame search.
+    s.clear();
+    let r = s.search(&start, &Limits::default());
+    assert!(r.exact);
+    assert_eq!(r.score, Some(-8 * SCORE_PER_DISC));
+}
+
+#[test]
+fn the_solver_matches_minimax_in_every_window() {
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    let mut ctx = control::SearchContext { tt: tt::TranspositionTable::new(1), control: control::Control::default() };
+    for round in 0..60 {
+        let empties = 3 + round % 7;
+        let variant = if round % 2 == 0 { Variant::Othello6 } else { Variant::Tiny4 };
+        let check = |ctx: &mut control::SearchContext, exact: i32, v: i32, alpha: i32, beta: i32| {
+            let (lo, hi) = (alpha * SCORE_PER_DISC, beta * SCORE_PER_DISC);
+            let v_units = v;
+            if v_units <= lo {
+                assert!(exact * SCORE_PER_DISC <= v_units, "fail low must bound from above");
+            } else if v_units >= hi {
+                assert!(exact * SCORE_PER_DISC >= v_units, "fail high must bound from below");
+            } else {
+                assert_eq!(v_units, exact * SCORE_PER_DISC);
+            }
+            let _ = ctx;
+        };
+        if variant == Variant::Othello6 {
+            let pos = random_position::<Size6>(variant, empties, &mut rng);
+            let exact = minimax(&pos);
+            for (a, b) in [(-100, 100), (exact - 1, exact + 1), (exact, exact + 1), (exact - 1, exact), (-3, 4)] {
+                let v = endgame::solve_window(&mut ctx, &pos, a * SCORE_PER_DISC, b * SCORE_PER_DISC);
+                check(&mut ctx, exact, v, a, b);
+            }
+        } else {
+            let pos = random_position::<Size4>(variant, empties, &mut rng);
+            let exact = minimax(&pos);
+            let v = endgame::solve_window(&mut ctx, &pos, -INFINITY, INFINITY);
+            check(&mut ctx, exact, v, -1000, 1000);
+        }
+    }
+}
+
+#[test]
+fn the_midgame_search_matches_minimax_once_deep_enough() {
+    // Deep enough to reach the end, the search must give the exact value
+    // whatever the evaluator: the solver takes over at the horizon.
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    for _ in 0..10 {
+        let pos = random_position::<Size6>(Variant::Othello6, 9, &mut rng);
+        if pos.is_terminal() {
+            continue;
+        }
+        let exact = minimax(&pos);
+        let mut s = Searcher::new(Box::new(InterimEvaluator), 1);
+        let r = s.search(&pos, &Limits::default());
+        assert!(r.exact);
+        if pos.legal_moves().len() > 1 {
+            assert_eq!(r.score, Some(exact * SCORE_PER_DISC));
+        }
+        let best = pos.play(r.best);
+        assert_eq!(-minimax(&best), exact, "the chosen move must be optimal");
+    }
+}
+
+#[test]
+fn depth_and_node_limits_are_kept() {
+    let start: Position<Size8> = Variant::Othello8.start();
+    let mut s = Searcher::new(Box::new(InterimEvaluator), 4);
+    let r = s.search(&start, &Limits { depth: Some(5), ..Limits::default() });
+    assert_eq!(r.depth, 5);
+    assert!(!r.exact);
+    assert!(start.is_legal(r.best));
+    let r = s.search(&start, &Limits { nodes: Some(20_000), ..Limits::default() });
+    assert!(r.nodes < 20_000 + 2 * control::CHECK_INTERVAL, "{}", r.nodes);
+    assert!(r.depth >= 1 && start.is_legal(r.best));
+}
+
+#[test]
+fn a_forced_move_is_answered_at_once() {
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    let mut found = false;
+    for _ in 0..200 {
+        let pos = random_position::<Size6>(Variant::Othello6, rng.random_range(4..20), &mut rng);
+        let moves = pos.legal_moves();
+        if moves.len() == 1 && !pos.is_terminal() {
+            let mut engine = ReversiEngine::<Size6>::new(Variant::Othello6, EngineConfig::default()).unwrap();
+            let d = engine.choose(&pos, &Clock { own_remaining: 100.0, opponent_remaining: 100.0 });
+            assert_eq!((d.mv, d.nodes), (moves[0], 0));
+            found = true;
+        }
+    }
+    assert!(found, "no forced position found");
+}
+
+#[test]
+fn a_tiny_clock_answers_legally_and_at_once() {
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let mut engine = ReversiEngine::<Size12>::new(Variant::Duo12, EngineConfig::default()).unwrap();
+    for empties in [130, 100, 70, 40, 20, 8] {
+        let pos = random_position::<Size12>(Variant::Duo12, empties, &mut rng);
+        if pos.is_terminal() {
+            continue;
+        }
+        let timer = CpuTimer::start();
+        let d = engine.choose(&pos, &Clock { own_remaining: 0.01, opponent_remaining: 10.0 });
+        let used = timer.elapsed().as_secs_f64();
+        assert!(pos.is_legal(d.mv));
+        assert!(used < 0.005, "{empties} empties: {used} s");
+    }
+}
+
+#[test]
+fn the_hard_limit_holds() {
+    let mut rng = ChaCha8Rng::seed_from_u64(9);
+    let pos =
+        (0..).map(|_| random_position::<Size12>(Variant::Duo12, 90, &mut rng)).find(|p| !p.is_terminal()).unwrap();
+    let config = EngineConfig { move_time: Some(0.05), ..EngineConfig::default() };
+    let mut engine = ReversiEngine::<Size12>::new(Variant::Duo12, config).unwrap();
+    let timer = CpuTimer::start();
+    let d = engine.choose(&pos, &Clock::UNLIMITED);
+    let used = timer.elapsed().as_secs_f64();
+    assert!(pos.is_legal(d.mv));
+    assert!(used < 0.05 + 0.01, "{used} s");
+    assert!(d.depth.unwrap() >= 2);
+    // The clock plan caps a generous per-move setting.
+    let config = EngineConfig { move_time: Some(10.0), ..EngineConfig::default() };
+    let mut engine = ReversiEngine::<Size12>::new(Variant::Duo12, config).unwrap();
+    let timer = CpuTimer::start();
+    engine.choose(&pos, &Clock { own_remaining: 0.5, opponent_remaining: 0.5 });
+    assert!(timer.elapsed().as_secs_f64() < 0.5 * 0.3);
+}
+
+#[test]
+fn whole_games_are_legal_on_every_board() {
+    fn play<G: Geometry>(variant: Variant) {
+        let config = EngineConfig { depth: Some(3), ..EngineConfig::default() };
+        let mut engine = ReversiEngine::<G>::new(variant, config).unwrap();
+        let mut pos: Position<G> = variant.start();
+        while !pos.is_terminal() {
+            let d = engine.choose(&pos, &Clock::UNLIMITED);
+            assert!(pos.is_legal(d.mv), "{variant}: {} in\n{pos:?}", d.mv);
+            pos = pos.play(d.mv);
+        }
+    }
+    play::<Size4>(Variant::Tiny4);
+    play::<Size6>(Variant::Othello6);
+    play::<Size8>(Variant::Othello8);
+    play::<Size12>(Variant::Duo12);
+}
+
+#[test]
+fn the_engine_beats_random_play() {
+    use crate::agent::RandomAgent;
+    let config = EngineConfig { depth: Some(2), ..EngineConfig::default() };
+    let mut engine = ReversiEngine::<Size8>::new(Variant::Othello8, config).unwrap();
+    let mut wins = 0;
+    for seed in 0..6 {
+        let mut random = RandomAgent::new(seed);
+        let mut pos: Position<Size8> = Variant::Othello8.start();
+        let engine_color = if seed % 2 == 0 { crate::game::Color::Black } else { crate::game::Color::White };
+        while !pos.is_terminal() {
+            let mv = if pos.to_move() == engine_color {
+                engine.choose(&pos, &Clock::UNLIMITED).mv
+            } else {
+                Agent::<Position<Size8>>::choose(&mut random, &pos, &Clock::UNLIMITED).mv
+            };
+            pos = pos.play(mv);
+        }
+        if pos.final_score() * engine_color.sign() > 0 {
+            wins += 1;
+        }
+    }
+    assert!(wins >= 5, "{wins} of 6");
+}

@@ -1,0 +1,198 @@
+//! The transposition table: a fixed-size array of four-entry buckets (one
+//! cache line each), allocated once and reused across searches.
+//!
+//! An entry is two `u64` words: the full hash key, and the packed data
+//! (score, best move index, depth, bound, age). Within a bucket an existing
+//! entry of the same key is updated in place; otherwise the entry that is
+//! empty, or from an older search, or shallowest, makes room.
+
+use super::hooks::MOVE_SLOTS;
+
+/// Entries per bucket (4 x 16 bytes = one 64-byte cache line).
+const BUCKET: usize = 4;
+/// Bytes per entry.
+const ENTRY_BYTES: usize = 16;
+/// Depth recorded for exact endgame results: usable at every depth.
+pub const SOLVED_DEPTH: u8 = u8::MAX;
+/// Age bits kept per entry.
+const AGE_MASK: u8 = 0x3f;
+/// Replacement penalty, in plies of depth, for an entry of an older search.
+const STALE_PENALTY: i32 = 16;
+
+/// What a stored score says about the true value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The true value is at least the score (a fail high).
+    Lower = 1,
+    /// The true value is at most the score (a fail low).
+    Upper = 2,
+    /// The score is the value.
+    Exact = 3,
+}
+
+/// One stored search result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TtEntry {
+    /// Score in score units, from the side to move.
+    pub score: i32,
+    /// Index of the best (or refuting) move, if any.
+    pub best: Option<usize>,
+    /// Depth searched; [`SOLVED_DEPTH`] for exact endgame results.
+    pub depth: u8,
+    /// What `score` bounds.
+    pub bound: Bound,
+}
+
+impl TtEntry {
+    /// True when this entry's score decides a search of window
+    /// (`alpha`, `beta`) by itself.
+    #[inline(always)]
+    pub fn cuts(&self, alpha: i32, beta: i32) -> bool {
+        match self.bound {
+            Bound::Exact => true,
+            Bound::Lower => self.score >= beta,
+            Bound::Upper => self.score <= alpha,
+        }
+    }
+}
+
+/// A fixed-size transposition table.
+pub struct TranspositionTable {
+    /// `BUCKET * buckets` entries as (key, data) word pairs.
+    slots: Vec<[u64; 2]>,
+    bucket_mask: usize,
+    age: u8,
+    mb: usize,
+}
+
+impl TranspositionTable {
+    /// A table of about `mb` MiB (rounded down to a power of two buckets, at
+    /// least one bucket).
+    pub fn new(mb: usize) -> Self {
+        let bytes = mb.max(1) << 20;
+        let buckets = (bytes / (BUCKET * ENTRY_BYTES)).max(1);
+        let buckets = 1usize << buckets.ilog2();
+        // `vec![[0; 2]; n]` asks the allocator for zeroed pages: untouched
+        // parts of the table cost no CPU time.
+        TranspositionTable { slots: vec![[0; 2]; buckets * BUCKET], bucket_mask: buckets - 1, age: 0, mb }
+    }
+
+    /// Forgets every entry (fresh zeroed pages: cheaper than writing zeros).
+    pub fn clear(&mut self) {
+        *self = TranspositionTable::new(self.mb);
+    }
+
+    /// Starts a new search: older entries become preferred victims.
+    pub fn new_search(&mut self) {
+        self.age = (self.age + 1) & AGE_MASK;
+    }
+
+    #[inline(always)]
+    fn bucket(&self, key: u64) -> usize {
+        ((key >> 32) as usize & self.bucket_mask) * BUCKET
+    }
+
+    /// The entry stored for `key`, if any.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<TtEntry> {
+        let start = self.bucket(key);
+        self.slots[start..start + BUCKET].iter().find(|s| s[0] == key && s[1] != 0).map(|s| unpack(s[1]))
+    }
+
+    /// Stores a result for `key`.
+    #[inline]
+    pub fn store(&mut self, key: u64, entry: TtEntry) {
+        let start = self.bucket(key);
+        let age = self.age;
+        let bucket = &mut self.slots[start..start + BUCKET];
+        let mut victim = 0;
+        let mut victim_value = i32::MAX;
+        for (i, slot) in bucket.iter().enumerate() {
+            if slot[1] == 0 {
+                if victim_value > i32::MIN {
+                    victim = i;
+                    victim_value = i32::MIN;
+                }
+                continue;
+            }
+            if slot[0] == key {
+                let old = unpack(slot[1]);
+                // Keep a deeper result of this position unless the new one is exact.
+                if old.depth > entry.depth && entry.bound != Bound::Exact && slot_age(slot[1]) == age {
+                    return;
+                }
+                victim = i;
+                break;
+            }
+            let stale = if slot_age(slot[1]) == age { 0 } else { STALE_PENALTY };
+            let value = i32::from(unpack(slot[1]).depth) - stale;
+            if value < victim_value {
+                victim = i;
+                victim_value = value;
+            }
+        }
+        bucket[victim] = [key, pack(entry, age)];
+    }
+}
+
+const fn slot_age(data: u64) -> u8 {
+    (data >> 58) as u8 & AGE_MASK
+}
+
+/// Packs an entry: score in bits 0-31, move index + 1 in 32-47, depth in
+/// 48-55, bound in 56-57, age in 58-63. A zero word is an empty slot (the
+/// bound is never 0).
+#[inline(always)]
+fn pack(e: TtEntry, age: u8) -> u64 {
+    debug_assert!(e.best.is_none_or(|m| m < MOVE_SLOTS));
+    let best = e.best.map_or(0, |m| m as u64 + 1);
+    (e.score as u32 as u64) | best << 32 | u64::from(e.depth) << 48 | (e.bound as u64) << 56 | u64::from(age) << 58
+}
+
+#[inline(always)]
+fn unpack(data: u64) -> TtEntry {
+    let best = (data >> 32) as u16;
+    let bound = match (data >> 56) & 3 {
+        1 => Bound::Lower,
+        2 => Bound::Upper,
+        _ => Bound::Exact,
+    };
+    TtEntry {
+        score: data as u32 as i32,
+        best: (best != 0).then(|| best as usize - 1),
+        depth: (data >> 48) as u8,
+        bound,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_round_trip() {
+        let mut tt = TranspositionTable::new(1);
+        let e = TtEntry { score: -1234, best: Some(143), depth: 7, bound: Bound::Upper };
+        tt.store(0xdead_beef_0000_0001, e);
+        assert_eq!(tt.probe(0xdead_beef_0000_0001), Some(e));
+        assert_eq!(tt.probe(0xdead_beef_0000_0002), None);
+        let solved = TtEntry { score: 6400, best: None, depth: SOLVED_DEPTH, bound: Bound::Exact };
+        tt.store(0xdead_beef_0000_0001, solved);
+        assert_eq!(tt.probe(0xdead_beef_0000_0001), Some(solved));
+    }
+
+    #[test]
+    fn a_full_bucket_drops_its_shallowest_entry() {
+        let mut tt = TranspositionTable::new(1);
+        // Same high word: same bucket.
+        let keys: Vec<u64> = (1..=5).map(|i| 0x0000_0001_0000_0000 | i).collect();
+        for (i, &k) in keys.iter().enumerate() {
+            let depth = if i == 2 { 1 } else { 10 };
+            tt.store(k, TtEntry { score: i as i32, best: None, depth, bound: Bound::Exact });
+        }
+        assert_eq!(tt.probe(keys[2]), None);
+        for i in [0, 1, 3, 4] {
+            assert_eq!(tt.probe(keys[i]).map(|e| e.score), Some(i as i32));
+        }
+    }
+}

@@ -1,0 +1,52 @@
+//! The exact endgame solver against the published scores of the FFO
+//! endgame suite (positions 1-59; the slow ones run with `--ignored`).
+
+use engine::eval::SCORE_PER_DISC;
+use engine::search::{InterimEvaluator, Limits, Searcher, ffo};
+
+fn check(numbers: std::ops::RangeInclusive<usize>) {
+    let dir = std::env::var_os("FFO_DIR")
+        .map(Into::into)
+        .or_else(|| ffo::find_suite_dir(env!("CARGO_MANIFEST_DIR").as_ref()))
+        .expect("no shared/data/ffo folder found: set FFO_DIR");
+    let suite = ffo::read_suite(&dir).unwrap();
+    assert_eq!(suite.len(), 59);
+    let mut searcher = Searcher::new(Box::new(InterimEvaluator), 16);
+    for p in suite.iter().filter(|p| numbers.contains(&p.number)) {
+        searcher.clear();
+        let limits = Limits { depth: Some(p.position.empty_count()), solve: true, ..Limits::default() };
+        let r = searcher.search(&p.position, &limits);
+        assert!(r.exact, "#{}", p.number);
+        assert_eq!(r.score, Some(p.score() * SCORE_PER_DISC), "#{}", p.number);
+        let listed = p.moves.iter().find(|&&(mv, _)| mv == r.best);
+        assert_eq!(listed.map(|&(_, s)| s), Some(p.score()), "#{}: {} is not a best move", p.number, r.best);
+    }
+}
+
+#[test]
+fn ffo_1_to_24() {
+    check(1..=24);
+}
+
+#[test]
+fn ffo_25_to_31() {
+    check(25..=31);
+}
+
+#[test]
+#[ignore = "a minute: run with --ignored"]
+fn ffo_32_to_39() {
+    check(32..=39);
+}
+
+#[test]
+#[ignore = "the timing benchmark (see the ffo binary): run with --ignored"]
+fn ffo_40_to_49() {
+    check(40..=49);
+}
+
+#[test]
+#[ignore = "minutes: run with --ignored"]
+fn ffo_50_to_59() {
+    check(50..=59);
+}
