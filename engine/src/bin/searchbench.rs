@@ -1,0 +1,78 @@
+//! `searchbench --variant V [--seconds S] [--positions N] [--empties E]`:
+//! searches positions reached by seeded random play for S CPU seconds each
+//! and reports depth, nodes and node rate.
+
+use clap::Parser;
+use engine::game::Game;
+use engine::reversi::{Geometry, Position, Variant};
+use engine::search::{EngineConfig, Limits, ReversiEngine, TimePlan};
+use engine::with_geometry;
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// Measures the engine's search on random middle-game positions.
+#[derive(Parser)]
+#[command(version, about)]
+struct Args {
+    /// Variant: tiny4, othello6, othello8, othello10, othello12 or duo12.
+    #[arg(long, default_value = "duo12")]
+    variant: Variant,
+    /// CPU seconds per position.
+    #[arg(long, default_value_t = 1.0)]
+    seconds: f64,
+    /// Number of positions.
+    #[arg(long, default_value_t = 5)]
+    positions: usize,
+    /// Empty cells of each position.
+    #[arg(long, default_value_t = 90)]
+    empties: u32,
+    /// Seed of the random play.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+fn run<G: Geometry>(args: &Args) -> Result<(), String> {
+    let mut engine = ReversiEngine::<G>::new(args.variant, EngineConfig::default())?;
+    let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
+    let (mut nodes, mut seconds) = (0u64, 0.0);
+    let mut done = 0;
+    while done < args.positions {
+        let mut pos: Position<G> = args.variant.start();
+        while pos.empty_count() > args.empties && !pos.is_terminal() {
+            let moves = pos.legal_moves();
+            pos = pos.play(moves[rng.random_range(0..moves.len())]);
+        }
+        if pos.is_terminal() || pos.legal_moves().len() < 2 {
+            continue;
+        }
+        done += 1;
+        let limits = Limits { time: Some(TimePlan::fixed(args.seconds)), ..Limits::default() };
+        let r = engine.search(&pos, &limits);
+        println!(
+            "empties {:>3}  depth {:>2}{}  score {:>+6}  move {:>4}  nodes {:>10}  {:.3} s  {:.0} nodes/s",
+            pos.empty_count(),
+            r.depth,
+            if r.exact { " exact" } else { "" },
+            r.score.unwrap_or(0),
+            r.best,
+            r.nodes,
+            r.seconds,
+            r.nodes as f64 / r.seconds.max(1e-9)
+        );
+        nodes += r.nodes;
+        seconds += r.seconds;
+    }
+    println!("total {nodes} nodes in {seconds:.3} s: {:.0} nodes/s", nodes as f64 / seconds.max(1e-9));
+    Ok(())
+}
+
+fn main() -> std::process::ExitCode {
+    let args = Args::parse();
+    match with_geometry!(args.variant, G => run::<G>(&args)) {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
