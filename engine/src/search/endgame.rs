@@ -11,7 +11,7 @@
 
 use super::control::SearchContext;
 use super::hooks::{EndgameBoard, PARITY_REGIONS, SearchGame};
-use super::tt::{Bound, SOLVED_DEPTH, TtEntry};
+use super::tt::{Bound, TtEntry, solved_depth};
 use crate::bitboard::BitSet;
 use crate::eval::SCORE_PER_DISC;
 
@@ -160,7 +160,7 @@ crate::cpu::multiversion! {
         let key = if use_table { pos.hash() } else { 0 };
         let mut table_move = None;
         if use_table && let Some(entry) = ctx.tt.probe(key) {
-            if entry.depth == SOLVED_DEPTH {
+            if entry.is_solved() {
                 let score = entry.score / SCORE_PER_DISC;
                 if entry.cuts(alpha * SCORE_PER_DISC, beta * SCORE_PER_DISC) {
                     return score;
@@ -179,7 +179,7 @@ crate::cpu::multiversion! {
             let child = pos.after(cell, pos.flipped(cell));
             if use_etc
                 && let Some(entry) = ctx.tt.probe(child.hash())
-                && entry.depth == SOLVED_DEPTH
+                && entry.is_solved()
                 && entry.bound != Bound::Lower
                 && -entry.score / SCORE_PER_DISC >= beta
             {
@@ -250,7 +250,7 @@ crate::cpu::multiversion! {
             } else {
                 Bound::Exact
             };
-            let entry = TtEntry { score: best * SCORE_PER_DISC, best: Some(best_cell), depth: SOLVED_DEPTH, bound };
+            let entry = TtEntry { score: best * SCORE_PER_DISC, best: Some(best_cell), depth: solved_depth(count), bound };
             ctx.tt.store(key, entry);
         }
         best

@@ -8,7 +8,7 @@
 use super::control::{Control, SearchContext};
 use super::hooks::{MOVE_SLOTS, SearchGame};
 use super::time::{NEXT_ITERATION_FRACTION, TimePlan, UNSTABLE_FACTOR};
-use super::tt::{Bound, SOLVED_DEPTH, TranspositionTable, TtEntry};
+use super::tt::{Bound, SOLVED_BASE, TranspositionTable, TtEntry, solved_depth};
 use crate::cputime::process_cpu_time;
 use crate::eval::{Evaluator, SCORE_PER_DISC};
 use std::marker::PhantomData;
@@ -295,7 +295,8 @@ impl<G: SearchGame, E: Evaluator<G> + ?Sized> Searcher<G, E> {
         } else {
             Bound::Exact
         };
-        let stored_depth = if pos.plies_to_end().is_some_and(|e| depth >= e) { SOLVED_DEPTH } else { depth as u8 };
+        let stored_depth =
+            if pos.plies_to_end().is_some_and(|e| depth >= e) { solved_depth(depth) } else { depth as u8 };
         let entry = TtEntry { score: best, best: Some(G::move_index(self.root[0])), depth: stored_depth, bound };
         self.ctx.tt.store(key, entry);
         Iteration { complete: true, score: best, partial_best: None }
@@ -417,7 +418,7 @@ crate::cpu::multiversion! {
         } else {
             Bound::Exact
         };
-        s.ctx.tt.store(key, TtEntry { score: best, best: best_move, depth: depth.min(u32::from(SOLVED_DEPTH) - 1) as u8, bound });
+        s.ctx.tt.store(key, TtEntry { score: best, best: best_move, depth: depth.min(u32::from(SOLVED_BASE) - 1) as u8, bound });
         best
     }
 }

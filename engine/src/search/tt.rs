@@ -12,8 +12,17 @@ use super::hooks::MOVE_SLOTS;
 const BUCKET: usize = 4;
 /// Bytes per entry.
 const ENTRY_BYTES: usize = 16;
-/// Depth recorded for exact endgame results: usable at every depth.
-pub const SOLVED_DEPTH: u8 = u8::MAX;
+/// Depths from this one up mark exact endgame results (usable at every
+/// depth): `SOLVED_BASE + empties`, so results of bigger subtrees are kept
+/// first. Midgame depths stay below it.
+pub const SOLVED_BASE: u8 = 128;
+
+/// The depth recorded for an exact result with `plies` plies to the end.
+#[inline(always)]
+pub const fn solved_depth(plies: u32) -> u8 {
+    let plies = if plies > (u8::MAX - SOLVED_BASE) as u32 { (u8::MAX - SOLVED_BASE) as u32 } else { plies };
+    SOLVED_BASE + plies as u8
+}
 /// Age bits kept per entry.
 const AGE_MASK: u8 = 0x3f;
 /// Replacement penalty, in plies of depth, for an entry of an older search.
@@ -37,13 +46,19 @@ pub struct TtEntry {
     pub score: i32,
     /// Index of the best (or refuting) move, if any.
     pub best: Option<usize>,
-    /// Depth searched; [`SOLVED_DEPTH`] for exact endgame results.
+    /// Depth searched; [`solved_depth`] for exact endgame results.
     pub depth: u8,
     /// What `score` bounds.
     pub bound: Bound,
 }
 
 impl TtEntry {
+    /// True for an exact endgame result.
+    #[inline(always)]
+    pub const fn is_solved(&self) -> bool {
+        self.depth >= SOLVED_BASE
+    }
+
     /// True when this entry's score decides a search of window
     /// (`alpha`, `beta`) by itself.
     #[inline(always)]
@@ -176,9 +191,11 @@ mod tests {
         tt.store(0xdead_beef_0000_0001, e);
         assert_eq!(tt.probe(0xdead_beef_0000_0001), Some(e));
         assert_eq!(tt.probe(0xdead_beef_0000_0002), None);
-        let solved = TtEntry { score: 6400, best: None, depth: SOLVED_DEPTH, bound: Bound::Exact };
+        let solved = TtEntry { score: 6400, best: None, depth: solved_depth(20), bound: Bound::Exact };
         tt.store(0xdead_beef_0000_0001, solved);
         assert_eq!(tt.probe(0xdead_beef_0000_0001), Some(solved));
+        assert!(solved.is_solved() && !e.is_solved());
+        assert_eq!(solved_depth(500), u8::MAX);
     }
 
     #[test]
