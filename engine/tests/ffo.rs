@@ -1,8 +1,10 @@
 //! The exact endgame solver against the published scores of the FFO
 //! endgame suite (positions 1-59; the slow ones run with `--ignored`).
 
+use engine::eval::PatternEval;
 use engine::eval::SCORE_PER_DISC;
-use engine::search::{InterimEvaluator, Limits, Searcher, ffo};
+use engine::reversi::{Size8, Variant};
+use engine::search::{Limits, Searcher, ffo};
 
 fn check(numbers: std::ops::RangeInclusive<usize>) {
     let dir = std::env::var_os("FFO_DIR")
@@ -11,7 +13,7 @@ fn check(numbers: std::ops::RangeInclusive<usize>) {
         .expect("no shared/data/ffo folder found: set FFO_DIR");
     let suite = ffo::read_suite(&dir).unwrap();
     assert_eq!(suite.len(), 59);
-    let mut searcher = Searcher::new(Box::new(InterimEvaluator), 16);
+    let mut searcher = Searcher::new(Box::new(PatternEval::<Size8>::compiled(Variant::Othello8)), 16);
     for p in suite.iter().filter(|p| numbers.contains(&p.number)) {
         searcher.clear();
         let limits = Limits { depth: Some(p.position.empty_count()), solve: true, ..Limits::default() };

@@ -2,8 +2,10 @@
 //! endgame positions exactly and reports time, nodes and node rate of each.
 
 use clap::Parser;
+use engine::eval::PatternEval;
 use engine::eval::SCORE_PER_DISC;
-use engine::search::{InterimEvaluator, Limits, Searcher, ffo};
+use engine::reversi::{Size8, Variant};
+use engine::search::{Limits, Searcher, ffo};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -44,7 +46,7 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let mut searcher = Searcher::new(Box::new(InterimEvaluator), args.tt_mb);
+    let mut searcher = Searcher::new(Box::new(PatternEval::<Size8>::compiled(Variant::Othello8)), args.tt_mb);
     let (mut total_time, mut total_nodes, mut wrong) = (0.0, 0u64, 0);
     println!(
         "{:>3} {:>7} {:>5} {:>5} {:>9} {:>13} {:>11}",

@@ -10,7 +10,6 @@ pub mod control;
 pub mod endgame;
 pub mod ffo;
 pub mod hooks;
-mod interim_eval;
 mod reversi;
 mod searcher;
 pub mod time;
@@ -20,12 +19,11 @@ pub mod tt;
 mod tests;
 
 pub use hooks::{EndgameBoard, SearchGame};
-pub use interim_eval::InterimEvaluator;
 pub use searcher::{INFINITY, Limits, MAX_DEPTH, SearchResult, Searcher};
 pub use time::TimePlan;
 
 use crate::agent::{Agent, Clock, Decision};
-use crate::eval::Evaluator;
+use crate::eval::{Evaluator, PatternEval};
 use crate::reversi::{Geometry, Move, Position, Variant};
 use std::path::PathBuf;
 
@@ -58,16 +56,16 @@ pub struct EngineConfig {
 /// The evaluator the engine plays with, chosen per variant.
 type EngineEvaluator<G> = dyn Evaluator<Position<G>>;
 
-/// The evaluator for `variant`, from `weights` when given.
+/// The evaluator for `variant`: the pattern evaluation with the compiled-in
+/// weights, or with the weights file `weights` (written by the tuner).
 fn engine_evaluator<G: Geometry>(
-    _variant: Variant,
+    variant: Variant,
     weights: Option<&PathBuf>,
 ) -> Result<Box<EngineEvaluator<G>>, String> {
-    if let Some(path) = weights {
-        return Err(format!("{}: weight files are not supported yet", path.display()));
-    }
-    // INTERIM: the pattern evaluator of `crate::eval` replaces this line.
-    Ok(Box::new(InterimEvaluator))
+    Ok(Box::new(match weights {
+        Some(path) => PatternEval::<G>::from_file(variant, path)?,
+        None => PatternEval::<G>::compiled(variant),
+    }))
 }
 
 /// The strong engine as a player of Reversi on geometry `G`.

@@ -4,7 +4,7 @@
 use super::*;
 use crate::agent::Clock;
 use crate::cputime::CpuTimer;
-use crate::eval::{DiscDifference, SCORE_PER_DISC};
+use crate::eval::{DiscDifference, PatternEval, SCORE_PER_DISC};
 use crate::game::Game;
 use crate::reversi::{Size4, Size6, Size8, Size12};
 use rand::{RngExt, SeedableRng};
@@ -96,7 +96,7 @@ fn the_midgame_search_matches_minimax_once_deep_enough() {
             continue;
         }
         let exact = minimax(&pos);
-        let mut s = Searcher::new(Box::new(InterimEvaluator), 1);
+        let mut s = Searcher::new(Box::new(PatternEval::<Size6>::compiled(Variant::Othello6)), 1);
         let r = s.search(&pos, &Limits::default());
         assert!(r.exact);
         if pos.legal_moves().len() > 1 {
@@ -110,7 +110,7 @@ fn the_midgame_search_matches_minimax_once_deep_enough() {
 #[test]
 fn depth_and_node_limits_are_kept() {
     let start: Position<Size8> = Variant::Othello8.start();
-    let mut s = Searcher::new(Box::new(InterimEvaluator), 4);
+    let mut s = Searcher::new(Box::new(PatternEval::<Size8>::compiled(Variant::Othello8)), 4);
     let r = s.search(&start, &Limits { depth: Some(5), ..Limits::default() });
     assert_eq!(r.depth, 5);
     assert!(!r.exact);
