@@ -90,7 +90,7 @@ pub fn play_game<P: GameProtocol>(
             break;
         }
         let mv = played.decision.mv;
-        if !moves.contains(&mv) {
+        if !protocol.is_legal(&state, mv) {
             failure = Some((mover, Failure::new(Forfeit::IllegalMove, format!("illegal move {mv}"))));
             break;
         }

@@ -22,8 +22,8 @@
 //! | `opening` | start position of the game, flattened (see below) |
 //! | `black`, `white` | player specs playing `X` and `O` |
 //! | `result` | `1-0`, `0-1` or `1/2-1/2` (Black's points first) |
-//! | `black_count`, `white_count` | discs on the final board |
-//! | `score` | final score from Black's side under the variant's scoring |
+//! | `black_count`, `white_count` | discs on the final board (Pente: stones each side captured) |
+//! | `score` | final score from Black's side under the variant's scoring (Pente: +1, -1 or 0) |
 //! | `plies` | plies from the opening, passes included |
 //! | `black_cpu`, `white_cpu` | CPU seconds each side used |
 //! | `ending` | `normal`, `tiebreak` (level score decided by time, then X), or the loser's forfeit: `timeout`, `crash`, `no-output`, `bad-output`, `illegal-move` |
@@ -37,8 +37,8 @@
 //! |---|---|
 //! | `game` | the game's id in `games.csv` |
 //! | `ply` | plies played from the game's opening before this position |
-//! | `side` | side to move, `X` or `O` |
-//! | `board` | the position flattened: side letter, then the rows of the position text form (row 1 first), joined by `/`, e.g. `X/..../.OX./.XO./....` |
+//! | `side` | side to move, `X` or `O` (Pente: `w` or `b`) |
+//! | `board` | the position flattened: side letter, then the rows of the position text form (row 1 first), joined by `/`, e.g. `X/..../.OX./.XO./....`; Pente: side letter, captured stones `white,black`, the 19 board lines (row 19 first), see [`protocol::PenteProtocol`] |
 //! | `score` | the mover's search score (100 per disc), empty if it did not search |
 //! | `depth` | the mover's completed search depth, empty if it did not search |
 //! | `result` | the game's result from the mover's side: 1, 0.5 or 0 |

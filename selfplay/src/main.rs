@@ -3,8 +3,7 @@
 //! Without arguments: the default self-play job (see the README).
 
 use clap::{Args, Parser, Subcommand};
-use engine::reversi::Variant;
-use selfplay::protocol::ReversiProtocol;
+use selfplay::protocol::{GameChoice, PenteProtocol, ReversiProtocol};
 use selfplay::run::{self, Job, RunOptions, Schedule, Shard};
 use selfplay::stats::Sprt;
 use std::path::PathBuf;
@@ -36,9 +35,9 @@ enum Command {
 
 #[derive(Args)]
 struct RunArgs {
-    /// Variant: tiny4, othello6, othello8, othello10, othello12 or duo12.
+    /// Variant: tiny4, othello6, othello8, othello10, othello12, duo12 or pente.
     #[arg(long, default_value = "duo12")]
-    variant: Variant,
+    variant: GameChoice,
     /// First player: engine[:depth=D,nodes=N,movetime=S,tc=S,tt=MB,weights=FILE,nps=N],
     /// random, minimax, or cmd:PROGRAM [ARGS][;tc=S][;calibrate=PROGRAM [ARGS]].
     #[arg(long = "a", default_value = "engine:depth=4", value_name = "SPEC")]
@@ -119,8 +118,12 @@ fn run_match(args: RunArgs) -> Result<(), String> {
     let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let options =
         RunOptions { out: args.out, threads, sprt: args.sprt, command: std::env::args().collect(), quiet: false };
-    let variant = args.variant;
-    let summary = engine::with_geometry!(variant, G => run::run(&ReversiProtocol::<G>::new(variant), &job, &options))?;
+    let summary = match args.variant {
+        GameChoice::Reversi(variant) => {
+            engine::with_geometry!(variant, G => run::run(&ReversiProtocol::<G>::new(variant), &job, &options))?
+        }
+        GameChoice::Pente => run::run(&PenteProtocol, &job, &options)?,
+    };
     print!("{}", summary.report);
     if summary.stopped_early && summary.sprt_decided {
         println!("stopped early: the SPRT reached its verdict after {} games", summary.games);

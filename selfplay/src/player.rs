@@ -13,7 +13,7 @@
 
 use crate::external::{ExternalPlayer, ExternalSpec};
 use crate::protocol::GameProtocol;
-use engine::agent::{Agent, Clock, Decision, RandomAgent};
+use engine::agent::{Agent, Clock, Decision};
 use engine::game::Game;
 use engine::search::EngineConfig;
 use std::fmt;
@@ -27,7 +27,8 @@ use std::time::Duration;
 pub enum PlayerKind {
     /// The strong engine with these limits.
     Engine(EngineConfig),
-    /// Uniformly random legal moves, seeded per game.
+    /// The graders' random agent (Reversi: uniform over the legal moves;
+    /// Pente: a cell next to a stone), seeded per game.
     Random,
     /// The graders' reference minimax agent.
     Minimax,
@@ -47,11 +48,11 @@ pub struct PlayerSpec {
 }
 
 impl PlayerSpec {
-    /// True when one seat can play game after game (engines and the
-    /// reference agent, reset by `new_game`); random players are re-seeded
-    /// and external ones get a fresh folder per game.
+    /// True when one seat can play game after game (engines, reset by
+    /// `new_game`); reference agents are re-seeded (Pente's minimax breaks
+    /// ties at random) and external ones get a fresh folder per game.
     pub fn reusable(&self) -> bool {
-        matches!(self.kind, PlayerKind::Engine(_) | PlayerKind::Minimax)
+        matches!(self.kind, PlayerKind::Engine(_))
     }
 }
 
@@ -228,8 +229,8 @@ pub enum Seat<S: Game> {
 }
 
 impl<S: Game> Seat<S> {
-    /// A seat for `spec` in game `game`; `seed` fixes a random player's
-    /// choices; `home` is where an external player's folders live.
+    /// A seat for `spec` in game `game`; `seed` fixes a reference agent's
+    /// random choices; `home` is where an external player's folders live.
     pub fn new<P: GameProtocol<State = S>>(
         protocol: &P,
         spec: &PlayerSpec,
@@ -238,8 +239,8 @@ impl<S: Game> Seat<S> {
     ) -> Result<Self, String> {
         Ok(match &spec.kind {
             PlayerKind::Engine(config) => Seat::InProcess(protocol.engine(config.clone())?),
-            PlayerKind::Random => Seat::InProcess(Box::new(RandomAgent::new(seed))),
-            PlayerKind::Minimax => Seat::InProcess(protocol.minimax()),
+            PlayerKind::Random => Seat::InProcess(protocol.random(seed)),
+            PlayerKind::Minimax => Seat::InProcess(protocol.minimax(seed)),
             PlayerKind::External(ext) => Seat::External(ExternalPlayer::new(ext, home)),
         })
     }

@@ -3,13 +3,17 @@
 //! the CSV files, how a finished game is scored, and its in-process players.
 //!
 //! The loop in [`crate::game`] is written against [`GameProtocol`] only;
-//! [`ReversiProtocol`] implements it for every Reversi variant.
+//! [`ReversiProtocol`] implements it for every Reversi variant and
+//! [`PenteProtocol`] for Pente; [`GameChoice`] is the `--variant` argument.
 
-use engine::agent::{Agent, Clock};
+use engine::agent::{Agent, Clock, RandomAgent};
 use engine::game::{Color, Game};
+use engine::pente;
 use engine::reference::MinimaxAgent;
 use engine::reversi::{Geometry, Move, Position, Variant, disc_char};
 use engine::search::{EngineConfig, ReversiEngine};
+use std::fmt;
+use std::str::FromStr;
 
 /// Separator between the side letter and the board rows in the flattened
 /// position form (`X/..../.OX./.XO./....`).
@@ -62,14 +66,70 @@ pub trait GameProtocol: Send + Sync {
     /// Parses an agent's `output.txt` (syntax only; legality is the loop's job).
     fn parse_output(&self, text: &str) -> Result<<Self::State as Game>::Move, String>;
 
+    /// True when the rules allow `mv` in `state` (default: it is one of
+    /// `legal_moves`; a game whose move list is a pruned candidate set
+    /// answers by the full rules).
+    fn is_legal(&self, state: &Self::State, mv: <Self::State as Game>::Move) -> bool {
+        state.legal_moves().contains(&mv)
+    }
+
     /// Scores the finished `state`; `time_left` is `[black, white]` in seconds.
     fn outcome(&self, state: &Self::State, time_left: [f64; 2]) -> Outcome;
 
     /// The strong engine with `config`.
     fn engine(&self, config: EngineConfig) -> Result<Box<dyn Agent<Self::State>>, String>;
 
-    /// The graders' reference minimax agent.
-    fn minimax(&self) -> Box<dyn Agent<Self::State>>;
+    /// The graders' reference minimax agent; `seed` fixes any random
+    /// tie-breaks.
+    fn minimax(&self, seed: u64) -> Box<dyn Agent<Self::State>>;
+
+    /// The graders' random agent, whose choices `seed` fixes (default:
+    /// uniform over the legal moves).
+    fn random(&self, seed: u64) -> Box<dyn Agent<Self::State>> {
+        Box::new(RandomAgent::new(seed))
+    }
+}
+
+/// The game named by `--variant`: a Reversi variant or Pente.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameChoice {
+    /// A Reversi variant.
+    Reversi(Variant),
+    /// Pente on 19x19.
+    Pente,
+}
+
+impl GameChoice {
+    /// The name of Pente on the command line.
+    pub const PENTE: &'static str = "pente";
+
+    /// The name on the command line and in `run.json`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            GameChoice::Reversi(v) => v.name(),
+            GameChoice::Pente => Self::PENTE,
+        }
+    }
+}
+
+impl fmt::Display for GameChoice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for GameChoice {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        if s == Self::PENTE {
+            return Ok(GameChoice::Pente);
+        }
+        s.parse().map(GameChoice::Reversi).map_err(|_| {
+            let names: Vec<_> = Variant::ALL.iter().map(|v| v.name()).chain([Self::PENTE]).collect();
+            format!("unknown variant `{s}`: expected one of {}", names.join(", "))
+        })
+    }
 }
 
 /// [`GameProtocol`] for a Reversi variant played on geometry `G`.
@@ -176,8 +236,181 @@ impl<G: Geometry> GameProtocol for ReversiProtocol<G> {
         Ok(Box::new(ReversiEngine::<G>::new(self.variant, config)?))
     }
 
-    fn minimax(&self) -> Box<dyn Agent<Position<G>>> {
+    fn minimax(&self, _seed: u64) -> Box<dyn Agent<Position<G>>> {
         Box::new(MinimaxAgent::<G>::new())
+    }
+}
+
+/// [`GameProtocol`] for Pente (handout 002 as settled by PROTOCOLS.md).
+///
+/// Side letters are `w` and `b` as on the board; White moves first. The
+/// flattened form is the side letter, the captured stones `WHITE,BLACK` (the
+/// order of `input.txt`'s third line) and the 19 board lines (row 19 first),
+/// joined by [`ROW_SEPARATOR`]: captures decide games, so a position without
+/// them could not be read back. The score is +1 (Black won), -1 or 0; the
+/// counts are the stones each side captured. A full board is level: the side
+/// with more time left wins it, as the handout says of draws.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PenteProtocol;
+
+impl PenteProtocol {
+    /// Fields of the flattened form: side, captured counts, 19 board lines.
+    const FLAT_FIELDS: usize = 2 + pente::board::SIZE;
+    /// The `input.txt` line of the seconds left, which the flattened form lacks.
+    const INPUT_TIME_LINE: usize = 2;
+}
+
+impl GameProtocol for PenteProtocol {
+    type State = pente::Position;
+
+    fn variant(&self) -> String {
+        GameChoice::PENTE.to_string()
+    }
+
+    fn start(&self) -> pente::Position {
+        pente::Position::new()
+    }
+
+    fn side_letter(&self, color: Color) -> char {
+        match color {
+            Color::White => 'w',
+            Color::Black => 'b',
+        }
+    }
+
+    fn flatten(&self, state: &pente::Position) -> String {
+        let board = pente::io::board_text(state);
+        let mut text = format!(
+            "{}{ROW_SEPARATOR}{},{}",
+            self.side_letter(state.to_move()),
+            state.captured(Color::White),
+            state.captured(Color::Black)
+        );
+        for line in board.lines() {
+            text.push(ROW_SEPARATOR);
+            text.push_str(line);
+        }
+        text
+    }
+
+    /// Reads the form through the `input.txt` parser (one set of board
+    /// checks), then maps its line numbers back to fields.
+    fn parse_flat(&self, text: &str) -> Result<pente::Position, String> {
+        let fields: Vec<&str> = text.trim().split(ROW_SEPARATOR).collect();
+        if fields.len() != Self::FLAT_FIELDS {
+            return Err(format!(
+                "expected a side letter, `white,black` captured stones and {} rows separated by `{ROW_SEPARATOR}`, found {} fields",
+                pente::board::SIZE,
+                fields.len()
+            ));
+        }
+        let color = match fields[0] {
+            "w" => "WHITE",
+            "b" => "BLACK",
+            other => return Err(format!("field 1: expected the side letter w or b, found {other:?}")),
+        };
+        let input = format!("{color}\n1\n{}\n", fields[1..].join("\n"));
+        let parsed = pente::io::parse_input(&input).map_err(|e| {
+            let field = if e.line > Self::INPUT_TIME_LINE { e.line - 1 } else { e.line };
+            format!("field {field}: {}", e.message)
+        })?;
+        if parsed.counts_were_pairs {
+            return Err(format!(
+                "field 2: expected captured stones (even counts that fit the board), found {:?}",
+                fields[1]
+            ));
+        }
+        Ok(parsed.position)
+    }
+
+    fn is_pass(&self, _mv: pente::Cell) -> bool {
+        false
+    }
+
+    /// The handout's `input.txt`: colour, the mover's seconds left (only its
+    /// own clock: the handout has no line for the opponent's), captured
+    /// stones `white,black`, the 19 board lines.
+    fn input_file(&self, state: &pente::Position, clock: &Clock) -> String {
+        let color = match state.to_move() {
+            Color::White => "WHITE",
+            Color::Black => "BLACK",
+        };
+        // `{}` prints the shortest text that reads back as the same double, so
+        // a small positive time never rounds to `0.00`.
+        format!(
+            "{color}\n{}\n{},{}\n{}",
+            clock.own_remaining,
+            state.captured(Color::White),
+            state.captured(Color::Black),
+            pente::io::board_text(state)
+        )
+    }
+
+    /// One line holding a cell exactly as the handout writes it (`9N`:
+    /// row 1-19, then an uppercase column letter).
+    fn parse_output(&self, text: &str) -> Result<pente::Cell, String> {
+        let mut lines = text.split('\n');
+        let first = lines.next().unwrap_or("");
+        if lines.any(|l| !l.trim().is_empty()) {
+            return Err("expected one line holding the move, found more".into());
+        }
+        match pente::Cell::parse(first) {
+            Some(cell) if cell.to_string() == first => Ok(cell),
+            _ => Err(format!(
+                "expected a move like `9N` (row 1-{}, then a column letter A-T without I), found `{}`",
+                pente::board::SIZE,
+                first.escape_debug()
+            )),
+        }
+    }
+
+    /// By the full rules: any empty cell (White's first two stones as the
+    /// opening rule says), not only the candidates `legal_moves` lists.
+    fn is_legal(&self, state: &pente::Position, mv: pente::Cell) -> bool {
+        state.is_legal(mv)
+    }
+
+    fn outcome(&self, state: &pente::Position, time_left: [f64; 2]) -> Outcome {
+        let counts = [state.captured(Color::Black), state.captured(Color::White)];
+        let score = state.final_score();
+        let [black, white] = time_left;
+        let level = state.winner().is_none();
+        let by_time = if black > white {
+            Some(Color::Black)
+        } else if white > black {
+            Some(Color::White)
+        } else {
+            None
+        };
+        let winner = if level { by_time } else { state.winner() };
+        Outcome { winner, score, counts, tiebreak: level && winner.is_some() }
+    }
+
+    /// Depth and table size carry over; the other limits have no Pente
+    /// counterpart (the engine plans its own time from the game clock).
+    fn engine(&self, config: EngineConfig) -> Result<Box<dyn Agent<pente::Position>>, String> {
+        let unsupported = [
+            ("nodes", config.nodes.is_some()),
+            ("movetime", config.move_time.is_some()),
+            ("weights", config.weights.is_some()),
+            ("nps", config.nps_hint.is_some()),
+        ];
+        if let Some((name, _)) = unsupported.iter().find(|(_, set)| *set) {
+            return Err(format!(
+                "engine option `{name}` is not supported for pente: expected depth, tt or tc (the engine plans its time from the game clock; its weights are compiled in)"
+            ));
+        }
+        let default = pente::PenteConfig::default();
+        let tt_mb = if config.tt_mb == 0 { default.tt_mb } else { config.tt_mb };
+        Ok(Box::new(pente::PenteEngine::new(pente::PenteConfig { tt_mb, depth: config.depth })))
+    }
+
+    fn minimax(&self, seed: u64) -> Box<dyn Agent<pente::Position>> {
+        Box::new(pente::MinimaxAgent::new(seed))
+    }
+
+    fn random(&self, seed: u64) -> Box<dyn Agent<pente::Position>> {
+        Box::new(pente::NearRandomAgent::new(seed))
     }
 }
 
@@ -237,5 +470,124 @@ mod tests {
         assert_eq!(o.winner, Some(Color::White));
         assert_eq!(duo.outcome(&pos, [20.0, 10.0]).winner, Some(Color::Black));
         assert_eq!(duo.outcome(&pos, [10.0, 10.0]).winner, Some(Color::Black));
+    }
+
+    /// The handout's example: White on 10K, 10N, 12K, Black on 11L, 10M,
+    /// Black to move.
+    fn handout_position() -> pente::Position {
+        let cell = |t: &str| pente::Cell::parse(t).unwrap();
+        let stones = [("10K", Color::White), ("10N", Color::White), ("12K", Color::White)]
+            .into_iter()
+            .chain([("11L", Color::Black), ("10M", Color::Black)])
+            .map(|(t, c)| (cell(t), c))
+            .collect::<Vec<_>>();
+        pente::Position::from_stones(&stones, Color::Black, 0, 0)
+    }
+
+    #[test]
+    fn choice_parses_every_variant_and_pente() {
+        for v in Variant::ALL {
+            assert_eq!(v.name().parse::<GameChoice>().unwrap(), GameChoice::Reversi(v));
+        }
+        assert_eq!("pente".parse::<GameChoice>().unwrap(), GameChoice::Pente);
+        let err = "go".parse::<GameChoice>().unwrap_err();
+        assert!(err.starts_with("unknown variant `go`") && err.ends_with("duo12, pente"), "{err}");
+    }
+
+    #[test]
+    fn pente_input_file_follows_the_handout_and_reads_back() {
+        let p = PenteProtocol;
+        let pos = handout_position();
+        let text = p.input_file(&pos, &Clock { own_remaining: 100.0, opponent_remaining: 7.5 });
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 3 + 19);
+        assert_eq!(&lines[..3], ["BLACK", "100", "0,0"]);
+        // Row 19 is the first board line, so row r is line 3 + (19 - r).
+        assert_eq!(lines[3 + 19 - 12], ".........w.........");
+        assert_eq!(lines[3 + 19 - 11], "..........b........");
+        assert_eq!(lines[3 + 19 - 10], ".........w.bw......");
+        assert!(text.ends_with(".\n") && !text.contains('\r'));
+        let read = pente::io::parse_input(&text).unwrap();
+        assert_eq!((read.color, read.time_left), (Color::Black, 100.0));
+        assert_eq!(read.position, pos);
+        // A sliver of time stays positive in the file.
+        let tiny = p.input_file(&pos, &Clock { own_remaining: 0.004, opponent_remaining: 1.0 });
+        assert_eq!(pente::io::parse_input(&tiny).unwrap().time_left, 0.004);
+    }
+
+    #[test]
+    fn pente_flat_form_round_trips_with_captures() {
+        let p = PenteProtocol;
+        let empty_row = format!("/{}", ".".repeat(19));
+        assert_eq!(p.flatten(&p.start()), format!("w/0,0{}", empty_row.repeat(19)));
+        let mut agent = RandomAgent::new(7);
+        let mut captures_seen = false;
+        for game in 0..20 {
+            let mut pos = p.start();
+            for _ in 0..(40 + game) {
+                if pos.is_terminal() {
+                    break;
+                }
+                let flat = p.flatten(&pos);
+                assert_eq!(p.parse_flat(&flat).unwrap(), pos, "{flat}");
+                captures_seen |= pos.captured(Color::White) + pos.captured(Color::Black) > 0;
+                let mv = Agent::<pente::Position>::choose(&mut agent, &pos, &Clock::UNLIMITED).mv;
+                pos.make(mv);
+            }
+        }
+        assert!(captures_seen, "no position with captures was checked");
+    }
+
+    #[test]
+    fn pente_flat_form_errors_name_the_field() {
+        let p = PenteProtocol;
+        let start = p.flatten(&p.start());
+        let err = |text: &str| p.parse_flat(text).unwrap_err();
+        assert!(err("w/0,0/...").contains("found 3 fields"));
+        assert!(err(&start.replacen('w', "x", 1)).starts_with("field 1:"));
+        assert!(err(&start.replacen("0,0", "0;0", 1)).starts_with("field 2:"));
+        assert!(err(&start.replacen("0,0", "1,0", 1)).starts_with("field 2:"), "odd counts are pairs");
+        let mut fields: Vec<String> = start.split(ROW_SEPARATOR).map(String::from).collect();
+        fields[4] = format!("{}q", ".".repeat(18));
+        let bad_row = fields.join("/");
+        assert!(err(&bad_row).starts_with("field 5:"), "{}", err(&bad_row));
+    }
+
+    #[test]
+    fn pente_output_parsing_is_strict() {
+        let p = PenteProtocol;
+        assert_eq!(p.parse_output("9N\n").unwrap(), pente::Cell::parse("9N").unwrap());
+        assert_eq!(p.parse_output("19T").unwrap().to_string(), "19T");
+        assert_eq!(p.parse_output("1A\n\n").unwrap().to_string(), "1A");
+        for bad in ["", "9n\n", "09N\n", " 9N\n", "9 N\n", "9I\n", "20A\n", "0A\n", "N9\n", "9N\r\n", "9N\n10K\n"] {
+            assert!(p.parse_output(bad).is_err(), "{bad:?} accepted");
+        }
+    }
+
+    #[test]
+    fn pente_outcomes_five_captures_and_full_board() {
+        let p = PenteProtocol;
+        // White completes row 10 from 10H to 10M; Black plays row 5.
+        let mut pos = p.start();
+        for mv in ["10K", "5A", "10G", "5B", "10H", "5C", "10J", "5D", "10L"] {
+            pos.make(pente::Cell::parse(mv).unwrap());
+        }
+        let o = p.outcome(&pos, [1.0, 2.0]);
+        assert_eq!((o.winner, o.score, o.tiebreak), (Some(Color::White), -1, false));
+        // Ten stones captured by Black: Black wins whatever the clocks say.
+        let mut rows = vec![".".repeat(19); 19];
+        rows[0] = format!("bww.b{}", ".".repeat(14));
+        let text = format!("b/0,8/{}", rows.join("/"));
+        let mut pos = p.parse_flat(&text).unwrap();
+        let capture = pente::Cell::parse("19D").unwrap();
+        let mut pos2 = pos.clone();
+        pos2.make(capture);
+        let o = p.outcome(&pos2, [1.0, 2.0]);
+        assert_eq!((o.winner, o.score, o.counts), (Some(Color::Black), 1, [10, 0]));
+        // Unfinished and level: the clock decides, equal clocks draw.
+        pos.make(pente::Cell::parse("1A").unwrap());
+        assert_eq!(p.outcome(&pos, [3.0, 2.0]).winner, Some(Color::Black));
+        assert_eq!(p.outcome(&pos, [1.0, 2.0]).winner, Some(Color::White));
+        assert_eq!(p.outcome(&pos, [2.0, 2.0]).winner, None);
     }
 }
