@@ -5,6 +5,11 @@
 //! `#[repr(transparent)]` array of `u64` words (10x10 and 12x12). Every method
 //! is `#[inline(always)]` so that, once the rules are monomorphised for a board
 //! size, shift amounts and masks are compile-time constants.
+//!
+//! [`Lanes`] adds a four-wide form of every set ([`Four`]): four sets side by
+//! side, each shifted by its own amount. The Reversi kernels walk four
+//! directions at once through it; inside a function compiled with AVX2 (see
+//! `engine::cpu`) each word of a [`Four`] is one 256-bit register.
 
 use std::fmt::Debug;
 use std::hash::Hash;
@@ -252,6 +257,159 @@ impl<const W: usize> BitSet for Bits<W> {
     }
 }
 
+/// A [`BitSet`] that also has a four-lane form, for running one computation
+/// on four sets at once.
+pub trait Lanes: BitSet {
+    /// Four sets of this type side by side.
+    type Four: FourSets<Set = Self>;
+}
+
+/// Four bit sets processed side by side: every operator acts lane by lane.
+pub trait FourSets:
+    Copy + Debug + BitAnd<Output = Self> + BitOr<Output = Self> + Sub<Output = Self> + BitAndAssign + BitOrAssign
+{
+    /// The set type of one lane.
+    type Set: BitSet;
+    /// The same set in every lane.
+    fn splat(set: Self::Set) -> Self;
+    /// The four sets, lane 0 first.
+    fn from_sets(sets: [Self::Set; 4]) -> Self;
+    /// The set in lane `i`.
+    fn lane(self, i: usize) -> Self::Set;
+    /// Lane `i` moved up by `n[i]` places, each `n[i]` in `1..64`.
+    fn shl_each(self, n: [u32; 4]) -> Self;
+    /// Lane `i` moved down by `n[i]` places, each `n[i]` in `1..64`.
+    fn shr_each(self, n: [u32; 4]) -> Self;
+    /// The union of the four lanes.
+    fn union(self) -> Self::Set;
+    /// Each lane of `self` where the same lane of `test` is non-empty, the
+    /// empty set elsewhere.
+    fn where_nonempty(self, test: Self) -> Self;
+}
+
+/// Four [`Bits<W>`] side by side, word-major: `self.0[k][i]` is word `k` of
+/// lane `i`, so that each word of the four lanes is one 256-bit vector.
+#[repr(C, align(32))]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Four<const W: usize>(pub [[u64; 4]; W]);
+
+impl<const W: usize> Lanes for Bits<W> {
+    type Four = Four<W>;
+}
+
+/// Applies `$f(word_a, word_b)` to the words of every lane.
+macro_rules! four_binop {
+    ($tr:ident, $f:ident, $atr:ident, $af:ident, $op:tt) => {
+        impl<const W: usize> $atr for Four<W> {
+            #[inline(always)]
+            fn $af(&mut self, rhs: Self) {
+                for k in 0..W {
+                    for i in 0..4 {
+                        self.0[k][i] $op rhs.0[k][i];
+                    }
+                }
+            }
+        }
+        impl<const W: usize> $tr for Four<W> {
+            type Output = Self;
+            #[inline(always)]
+            fn $f(mut self, rhs: Self) -> Self {
+                $atr::$af(&mut self, rhs);
+                self
+            }
+        }
+    };
+}
+
+four_binop!(BitAnd, bitand, BitAndAssign, bitand_assign, &=);
+four_binop!(BitOr, bitor, BitOrAssign, bitor_assign, |=);
+
+impl<const W: usize> Sub for Four<W> {
+    type Output = Self;
+    #[inline(always)]
+    fn sub(mut self, rhs: Self) -> Self {
+        for k in 0..W {
+            for i in 0..4 {
+                self.0[k][i] &= !rhs.0[k][i];
+            }
+        }
+        self
+    }
+}
+
+impl<const W: usize> FourSets for Four<W> {
+    type Set = Bits<W>;
+
+    #[inline(always)]
+    fn splat(set: Bits<W>) -> Self {
+        Four(set.0.map(|word| [word; 4]))
+    }
+    #[inline(always)]
+    fn from_sets(sets: [Bits<W>; 4]) -> Self {
+        let mut out = [[0; 4]; W];
+        for (k, words) in out.iter_mut().enumerate() {
+            *words = sets.map(|set| set.0[k]);
+        }
+        Four(out)
+    }
+    #[inline(always)]
+    fn lane(self, i: usize) -> Bits<W> {
+        Bits(self.0.map(|words| words[i]))
+    }
+    // Word `k` takes the bits carried out of word `k - 1` (or `k + 1`).
+    #[allow(clippy::needless_range_loop)]
+    #[inline(always)]
+    fn shl_each(self, n: [u32; 4]) -> Self {
+        debug_assert!(n.iter().all(|&n| (1..64).contains(&n)));
+        let mut out = [[0; 4]; W];
+        for k in 0..W {
+            for i in 0..4 {
+                out[k][i] = self.0[k][i] << n[i];
+                if k > 0 {
+                    out[k][i] |= self.0[k - 1][i] >> (64 - n[i]);
+                }
+            }
+        }
+        Four(out)
+    }
+    // Word `k` takes the bits carried out of word `k - 1` (or `k + 1`).
+    #[allow(clippy::needless_range_loop)]
+    #[inline(always)]
+    fn shr_each(self, n: [u32; 4]) -> Self {
+        debug_assert!(n.iter().all(|&n| (1..64).contains(&n)));
+        let mut out = [[0; 4]; W];
+        for k in 0..W {
+            for i in 0..4 {
+                out[k][i] = self.0[k][i] >> n[i];
+                if k + 1 < W {
+                    out[k][i] |= self.0[k + 1][i] << (64 - n[i]);
+                }
+            }
+        }
+        Four(out)
+    }
+    #[inline(always)]
+    fn union(self) -> Bits<W> {
+        Bits(self.0.map(|[a, b, c, d]| (a | b) | (c | d)))
+    }
+    #[inline(always)]
+    fn where_nonempty(self, test: Self) -> Self {
+        let mut any = [0u64; 4];
+        for words in test.0 {
+            for i in 0..4 {
+                any[i] |= words[i];
+            }
+        }
+        let mut out = self.0;
+        for words in &mut out {
+            for i in 0..4 {
+                words[i] = if any[i] != 0 { words[i] } else { 0 };
+            }
+        }
+        Four(out)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -290,5 +448,29 @@ mod tests {
         assert_eq!(w - Bits([x, 0]), Bits([0, x]));
         // Set difference, not integer subtraction.
         assert_eq!(Bits([1]) - Bits([2]), Bits([1]));
+    }
+
+    #[test]
+    fn four_lanes_act_like_four_sets() {
+        let sets = [
+            Bits::<3>::bit(63) | Bits::<3>::bit(0),
+            Bits::<3>::bit(127) | Bits::<3>::bit(130),
+            Bits::<3>::bit(64),
+            Bits::<3>::EMPTY,
+        ];
+        let four = Four::from_sets(sets);
+        let n = [1, 13, 40, 63];
+        for i in 0..4 {
+            assert_eq!(four.lane(i), sets[i]);
+            assert_eq!(four.shl_each(n).lane(i), sets[i].shl(n[i]), "shl lane {i}");
+            assert_eq!(four.shr_each(n).lane(i), sets[i].shr(n[i]), "shr lane {i}");
+        }
+        assert_eq!(four.union(), sets.iter().fold(Bits::EMPTY, |a, &b| a | b));
+        let kept = Four::splat(Bits::<3>::bit(5)).where_nonempty(four);
+        assert_eq!([0, 1, 2, 3].map(|i| kept.lane(i).any()), [true, true, true, false]);
+        let other = Four::splat(sets[1]);
+        assert_eq!((four & other).lane(1), sets[1]);
+        assert_eq!((four - other).lane(1), Bits::EMPTY);
+        assert_eq!((four | other).lane(2), sets[1] | sets[2]);
     }
 }

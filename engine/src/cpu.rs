@@ -1,12 +1,12 @@
 //! Runtime CPU-feature dispatch for hot, recursive code.
 //!
 //! Release binaries target baseline x86-64 so they run anywhere. A recursive
-//! walk wrapped in [`multiversion!`] is compiled twice, once for the baseline
-//! and once with AVX2/BMI2, and [`dispatch!`] calls the best copy the running
-//! CPU supports. Inlined helpers (move generation, flips) are specialised
-//! inside each copy.
+//! walk wrapped in [`multiversion!`] is compiled twice, for the baseline
+//! and with AVX2/BMI2. [`dispatch!`] calls the best copy the running CPU
+//! supports; [`run_on!`] calls a chosen one (the tests run every copy).
+//! Inlined helpers (move generation, flips) are specialised inside each copy.
 
-/// True when the running CPU has the features of the fast code path.
+/// True when the running CPU has the features of the fast (AVX2) code path.
 #[inline]
 pub fn has_fast_path() -> bool {
     #[cfg(target_arch = "x86_64")]
@@ -25,7 +25,8 @@ pub fn has_fast_path() -> bool {
 
 /// Compiles a function twice, in modules `NAME::portable` and `NAME::fast`
 /// (the latter with AVX2, BMI1/2, POPCNT and LZCNT enabled). Recursive calls
-/// by name stay within the same copy. Call it through [`dispatch!`].
+/// by name stay within the same copy. Call it through [`dispatch!`] or
+/// [`run_on!`].
 macro_rules! multiversion {
     ($(#[$attr:meta])* fn $name:ident $($rest:tt)*) => {
         #[allow(non_snake_case, dead_code)]
@@ -49,22 +50,72 @@ macro_rules! multiversion {
 }
 pub(crate) use multiversion;
 
-/// Calls the best copy of a [`multiversion!`] function for this CPU.
-macro_rules! dispatch {
-    ($name:ident :: < $($g:ty),* > ( $($arg:expr),* $(,)? )) => {{
-        #[cfg(target_arch = "x86_64")]
-        {
-            if $crate::cpu::has_fast_path() {
+/// Environment variable that caps the code path [`dispatch!`] picks:
+/// `portable` forces the baseline copy (for measuring the copies against
+/// each other).
+pub const CODE_PATH_VARIABLE: &str = "ENGINE_CODE_PATH";
+
+/// One of the compiled copies of a [`multiversion!`] function.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+pub(crate) enum CodePath {
+    /// Baseline x86-64 (or whatever the target is): runs anywhere.
+    Portable,
+    /// AVX2, BMI1/2, POPCNT and LZCNT: only where [`has_fast_path`] is true.
+    Fast,
+}
+
+impl CodePath {
+    /// The best copy for the running CPU, capped by the environment variable
+    /// [`CODE_PATH_VARIABLE`] when it names a slower one (`portable`).
+    #[inline]
+    pub(crate) fn best() -> CodePath {
+        static BEST: std::sync::OnceLock<CodePath> = std::sync::OnceLock::new();
+        *BEST.get_or_init(|| {
+            let cap = match std::env::var(CODE_PATH_VARIABLE).as_deref() {
+                Ok("portable") => CodePath::Portable,
+                _ => CodePath::Fast,
+            };
+            let supported = if has_fast_path() { CodePath::Fast } else { CodePath::Portable };
+            cap.min(supported)
+        })
+    }
+
+    /// Every copy the running CPU can execute, portable first (tests run
+    /// each of them).
+    #[allow(dead_code)]
+    pub(crate) fn available() -> Vec<CodePath> {
+        let mut paths = vec![CodePath::Portable];
+        if has_fast_path() {
+            paths.push(CodePath::Fast);
+        }
+        paths
+    }
+}
+
+/// Calls the copy of a [`multiversion!`] function chosen by a [`CodePath`]
+/// expression. It must be one the CPU supports: asking for an unsupported
+/// copy panics.
+macro_rules! run_on {
+    ($path:expr, $name:ident :: < $($g:ty),* > ( $($arg:expr),* $(,)? )) => {{
+        match $path {
+            #[cfg(target_arch = "x86_64")]
+            $crate::cpu::CodePath::Fast => {
+                assert!($crate::cpu::has_fast_path(), "the AVX2 code path needs AVX2, BMI1/2, POPCNT and LZCNT");
                 // SAFETY: the CPU has every feature the fast copy enables.
                 unsafe { $name::fast::$name::<$($g),*>($($arg),*) }
-            } else {
-                $name::portable::$name::<$($g),*>($($arg),*)
             }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            $name::portable::$name::<$($g),*>($($arg),*)
+            _ => $name::portable::$name::<$($g),*>($($arg),*),
         }
     }};
 }
+pub(crate) use run_on;
+
+/// Calls the best copy of a [`multiversion!`] function for this CPU.
+#[allow(unused_macros)]
+macro_rules! dispatch {
+    ($name:ident :: < $($g:ty),* > ( $($arg:expr),* $(,)? )) => {
+        $crate::cpu::run_on!($crate::cpu::CodePath::best(), $name::<$($g),*>($($arg),*))
+    };
+}
+#[allow(unused_imports)]
 pub(crate) use dispatch;

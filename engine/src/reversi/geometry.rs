@@ -5,16 +5,19 @@
 //! line of the board text (row `1`) and col 0 the left column (`a`). A step in
 //! one of the eight directions is a shift of the whole set by `1`, `N - 1`,
 //! `N` or `N + 1` places; sets that walk horizontally or diagonally are first
-//! masked to the inner columns, so no walk wraps around an edge.
+//! masked to the inner columns, so no walk wraps around an edge. The kernels
+//! walk the four lines through a cell at once (one lane of a [`Lanes::Four`]
+//! each), once shifting up and once down, with Kogge-Stone fills, so no loop
+//! runs per cell or per step.
 
-use crate::bitboard::{BitSet, Bits};
+use crate::bitboard::{BitSet, Bits, FourSets, Lanes};
 use std::fmt::Debug;
 use std::hash::Hash;
 
 /// A square board size, fixed at compile time.
 pub trait Geometry: Copy + Eq + Hash + Debug + Default + Send + Sync + 'static {
     /// The bit set that holds one bit per cell.
-    type Bits: BitSet;
+    type Bits: BitSet + Lanes;
     /// Side length.
     const N: usize;
     /// Number of cells, `N * N`.
@@ -78,76 +81,58 @@ geometry!(
     Size12, 12, Bits<3>, cell_mask::<3>
 );
 
-/// One of the eight directions, as a shift of `AMOUNT(N)` places up (`UP`) or
-/// down, with or without the inner-column mask.
-#[derive(Clone, Copy)]
-struct Direction {
-    /// Offset from `N`: the shift is `N + offset` places (`offset` in -1..=1),
-    /// or one place for the horizontal directions.
-    vertical: bool,
-    offset: isize,
-    up: bool,
+/// The four lines through a cell as shift amounts: along the row (`1`), the
+/// two diagonals (`N - 1`, `N + 1`) and the column (`N`). Shifting up walks
+/// east, south-west, south-east and south; shifting down walks the opposite
+/// ways.
+const fn line_steps(n: usize) -> [u32; 4] {
+    let n = n as u32;
+    [1, n - 1, n + 1, n]
 }
 
-impl Direction {
-    const fn amount(self, n: usize) -> u32 {
-        if self.vertical { (n as isize + self.offset) as u32 } else { 1 }
-    }
+/// The four-lane form of the bit set of geometry `G`.
+type Four<G> = <<G as Geometry>::Bits as Lanes>::Four;
 
-    /// True when walking this way can wrap around a side edge.
-    const fn crosses_columns(self) -> bool {
-        !self.vertical || self.offset != 0
-    }
-}
-
-/// The eight directions: east, west, then south-west, south, south-east and
-/// their opposites.
-const DIRECTIONS: [Direction; 8] = [
-    Direction { vertical: false, offset: 0, up: true },
-    Direction { vertical: false, offset: 0, up: false },
-    Direction { vertical: true, offset: -1, up: true },
-    Direction { vertical: true, offset: 0, up: true },
-    Direction { vertical: true, offset: 1, up: true },
-    Direction { vertical: true, offset: -1, up: false },
-    Direction { vertical: true, offset: 0, up: false },
-    Direction { vertical: true, offset: 1, up: false },
-];
-
-/// Moves every member of `b` one step in direction `D`.
+/// Opponent discs a walk along each line may pass over: the inner columns
+/// for the lines that step sideways (so no walk wraps around an edge), every
+/// cell for the column.
 #[inline(always)]
-fn step<G: Geometry, const D: usize>(b: G::Bits) -> G::Bits {
-    let dir = DIRECTIONS[D];
-    let n = dir.amount(G::N);
-    if dir.up { b.shl(n) } else { b.shr(n) }
+fn walkable<G: Geometry>(opponent: G::Bits) -> Four<G> {
+    Four::<G>::splat(opponent) & Four::<G>::from_sets([G::INNER_COLUMNS, G::INNER_COLUMNS, G::INNER_COLUMNS, G::ALL])
 }
 
-/// Opponent discs that a walk in direction `D` may pass over.
+/// Every lane moved `times` steps along its line, up (`UP`) or down.
 #[inline(always)]
-fn walkable<G: Geometry, const D: usize>(opponent: G::Bits) -> G::Bits {
-    if DIRECTIONS[D].crosses_columns() { opponent & G::INNER_COLUMNS } else { opponent }
+fn advance<G: Geometry, const UP: bool>(sets: Four<G>, times: u32) -> Four<G> {
+    let n = line_steps(G::N).map(|step| step * times);
+    if UP { sets.shl_each(n) } else { sets.shr_each(n) }
 }
 
-/// Empty cells reached from `player` in direction `D` over at least one
-/// opponent disc.
+/// The cells of `over` reached from `from` by one or more steps along each
+/// lane's line, up (`UP`) or down, without leaving `over` (a Kogge-Stone
+/// occluded fill: runs of 1, then 3, then 7, then 4 more at a time).
 #[inline(always)]
-fn moves_in<G: Geometry, const D: usize>(player: G::Bits, opponent: G::Bits, empty: G::Bits) -> G::Bits {
-    let over = walkable::<G, D>(opponent);
-    let mut run = step::<G, D>(player) & over;
-    for _ in 0..G::N - 3 {
-        run |= step::<G, D>(run) & over;
+fn reach<G: Geometry, const UP: bool>(from: Four<G>, over: Four<G>) -> Four<G> {
+    // The longest run of discs strictly between two cells of one line.
+    let longest = G::N - 2;
+    let mut filled = from | (over & advance::<G, UP>(from, 1));
+    let mut covered = 1;
+    let mut over_run = over;
+    if covered < longest {
+        over_run &= advance::<G, UP>(over_run, 1);
+        filled |= over_run & advance::<G, UP>(filled, 2);
+        covered = 3;
     }
-    step::<G, D>(run) & empty
-}
-
-/// Opponent discs flipped in direction `D` by a disc placed on `placed`.
-#[inline(always)]
-fn flips_in<G: Geometry, const D: usize>(placed: G::Bits, player: G::Bits, opponent: G::Bits) -> G::Bits {
-    let over = walkable::<G, D>(opponent);
-    let mut run = step::<G, D>(placed) & over;
-    for _ in 0..G::N - 3 {
-        run |= step::<G, D>(run) & over;
+    if covered < longest {
+        over_run &= advance::<G, UP>(over_run, 2);
+        filled |= over_run & advance::<G, UP>(filled, 4);
+        covered = 7;
     }
-    if (step::<G, D>(run) & player).any() { run } else { G::Bits::EMPTY }
+    while covered < longest {
+        filled |= over_run & advance::<G, UP>(filled, 4);
+        covered += 4;
+    }
+    filled & over
 }
 
 /// The legal moves of `player` against `opponent`: every empty cell from which
@@ -155,29 +140,25 @@ fn flips_in<G: Geometry, const D: usize>(placed: G::Bits, player: G::Bits, oppon
 #[inline(always)]
 pub fn legal_moves<G: Geometry>(player: G::Bits, opponent: G::Bits) -> G::Bits {
     let empty = G::ALL - (player | opponent);
-    moves_in::<G, 0>(player, opponent, empty)
-        | moves_in::<G, 1>(player, opponent, empty)
-        | moves_in::<G, 2>(player, opponent, empty)
-        | moves_in::<G, 3>(player, opponent, empty)
-        | moves_in::<G, 4>(player, opponent, empty)
-        | moves_in::<G, 5>(player, opponent, empty)
-        | moves_in::<G, 6>(player, opponent, empty)
-        | moves_in::<G, 7>(player, opponent, empty)
+    let from = Four::<G>::splat(player);
+    let over = walkable::<G>(opponent);
+    let up = advance::<G, true>(reach::<G, true>(from, over), 1);
+    let down = advance::<G, false>(reach::<G, false>(from, over), 1);
+    (up | down).union() & empty
 }
 
 /// The opponent discs that `player` flips by placing a disc on the empty cell
 /// `cell` (empty when the move is illegal; meaningless for an occupied cell).
 #[inline(always)]
 pub fn flips<G: Geometry>(cell: usize, player: G::Bits, opponent: G::Bits) -> G::Bits {
-    let placed = G::Bits::bit(cell);
-    flips_in::<G, 0>(placed, player, opponent)
-        | flips_in::<G, 1>(placed, player, opponent)
-        | flips_in::<G, 2>(placed, player, opponent)
-        | flips_in::<G, 3>(placed, player, opponent)
-        | flips_in::<G, 4>(placed, player, opponent)
-        | flips_in::<G, 5>(placed, player, opponent)
-        | flips_in::<G, 6>(placed, player, opponent)
-        | flips_in::<G, 7>(placed, player, opponent)
+    let from = Four::<G>::splat(G::Bits::bit(cell));
+    let over = walkable::<G>(opponent);
+    let anchors = Four::<G>::splat(player);
+    let up = reach::<G, true>(from, over);
+    let up = up.where_nonempty(advance::<G, true>(up, 1) & anchors);
+    let down = reach::<G, false>(from, over);
+    let down = down.where_nonempty(advance::<G, false>(down, 1) & anchors);
+    (up | down).union()
 }
 
 /// Empty cells next to at least one disc of `discs` (potential mobility).
@@ -185,10 +166,10 @@ pub fn flips<G: Geometry>(cell: usize, player: G::Bits, opponent: G::Bits) -> G:
 pub fn neighbours<G: Geometry>(discs: G::Bits, empty: G::Bits) -> G::Bits {
     // A horizontal step that wraps lands in the opposite edge column (or past
     // the last cell): drop it before the vertical steps can carry it back.
-    let east = step::<G, 0>(discs) & (G::ALL - first_column::<G>());
-    let west = step::<G, 1>(discs) - last_column::<G>();
+    let east = discs.shl(1) & (G::ALL - first_column::<G>());
+    let west = discs.shr(1) - last_column::<G>();
     let row = discs | east | west;
-    (row | step::<G, 3>(row) | step::<G, 6>(row)) & empty
+    (row | row.shl(G::N as u32) | row.shr(G::N as u32)) & empty
 }
 
 /// The cells of column `a`.
@@ -201,7 +182,7 @@ pub fn first_column<G: Geometry>() -> G::Bits {
 #[inline(always)]
 pub fn last_column<G: Geometry>() -> G::Bits {
     // One step east of the inner columns reaches columns 2..N; keep the last.
-    step::<G, 0>(G::INNER_COLUMNS) - G::INNER_COLUMNS
+    G::INNER_COLUMNS.shl(1) - G::INNER_COLUMNS
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 use super::geometry::Geometry;
 use super::position::Position;
 use crate::bitboard::BitSet;
+use crate::cpu::CodePath;
 
 /// Deepest perft that [`perft`] accepts.
 pub const MAX_DEPTH: usize = 64;
@@ -22,9 +23,14 @@ pub struct PerftCounts {
 /// Nodes one ply above the horizon are not expanded: their leaf count is the
 /// number of their moves (or 1 for a pass or a finished game).
 pub fn perft<G: Geometry>(root: &Position<G>, depth: usize) -> PerftCounts {
+    perft_on(CodePath::best(), root, depth)
+}
+
+/// [`perft`] run by the chosen compiled copy of the walk.
+fn perft_on<G: Geometry>(path: CodePath, root: &Position<G>, depth: usize) -> PerftCounts {
     assert!((1..=MAX_DEPTH).contains(&depth), "perft depth must be 1 to {MAX_DEPTH}");
     let mut walk = Walk { depth, leaves: [0; MAX_DEPTH], interior: 0 };
-    crate::cpu::dispatch!(walk_tree::<G>(&mut walk, root, 0));
+    crate::cpu::run_on!(path, walk_tree::<G>(&mut walk, root, 0));
     PerftCounts { leaves: walk.leaves[..depth].to_vec(), interior: walk.interior }
 }
 
@@ -56,11 +62,48 @@ crate::cpu::multiversion! {
             }
             return;
         }
-        walk.leaves[ply] += u64::from(moves.count());
-        if child_ply < walk.depth {
+        let count = moves.count();
+        walk.leaves[ply] += u64::from(count);
+        if child_ply + 1 == walk.depth {
+            // The children are the last nodes whose moves are generated:
+            // each counts its moves, or 1 when it must pass or the game is
+            // over, without being visited.
+            let mut grandchildren = 0;
+            for cell in moves.iter() {
+                let child = pos.play_flips(cell, pos.flips(cell));
+                grandchildren += child.moves().count().max(1);
+            }
+            walk.interior += u64::from(count);
+            walk.leaves[child_ply] += u64::from(grandchildren);
+        } else if child_ply < walk.depth {
             for cell in moves.iter() {
                 walk_tree::<G>(walk, &pos.play_flips(cell, pos.flips(cell)), child_ply);
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::reversi::{Size4, Size8, Size12, Variant};
+
+    /// Both compiled copies of the walk give the published counts (the same
+    /// ones `engine/tests/perft.rs` checks through the public entry point).
+    #[test]
+    fn every_code_path_counts_the_published_trees() {
+        for path in CodePath::available() {
+            let tiny: Position<Size4> = Variant::Tiny4.start();
+            let expected = [4, 12, 44, 128, 424, 1256, 3624, 9116, 20044, 36540, 50704, 57436];
+            assert_eq!(perft_on(path, &tiny, 12).leaves, expected, "{path:?}");
+            let othello: Position<Size8> = Variant::Othello8.start();
+            let expected = [4, 12, 56, 244, 1396, 8200, 55092, 390216];
+            let counts = perft_on(path, &othello, 8);
+            assert_eq!(counts.leaves, expected, "{path:?}");
+            // Interior nodes: every node above the horizon.
+            assert_eq!(counts.interior, 1 + expected[..7].iter().sum::<u64>(), "{path:?}");
+            let duo: Position<Size12> = Variant::Duo12.start();
+            assert_eq!(perft_on(path, &duo, 5).leaves, [8, 56, 400, 2696, 20408], "{path:?}");
         }
     }
 }

@@ -1,8 +1,10 @@
 //! Rule tests drawn as boards, a property test against a plain per-cell
-//! reference implementation, hashing and parser tests.
+//! reference implementation (run on every compiled copy of the kernels),
+//! hashing and parser tests.
 
 use super::*;
 use crate::bitboard::BitSet;
+use crate::cpu::CodePath;
 use crate::game::{Color, Game};
 
 /// A position from an indented picture: the side line, then the rows.
@@ -340,16 +342,36 @@ fn random_position<G: Geometry>(rng: &mut SplitMix) -> Position<G> {
     Position::from_discs(black, white, side, Scoring::WOF)
 }
 
+crate::cpu::multiversion! {
+    /// The moves of `pos`, then the flips at each empty cell in cell order,
+    /// as the kernels compute them inside this compiled copy.
+    fn kernels<G: Geometry>(pos: &Position<G>, out: &mut Vec<G::Bits>) {
+        out.clear();
+        out.push(pos.moves());
+        out.extend(pos.empty().iter().map(|i| pos.flips(i)));
+    }
+}
+
 /// Checks moves, flips and the incremental hash on random boards and on
 /// random playouts from the variant's start.
 fn matches_reference<G: Geometry>(variant: Variant, boards: usize, playouts: usize) {
     let mut rng = SplitMix(G::N as u64);
+    let paths = CodePath::available();
+    let mut computed = Vec::new();
     for _ in 0..boards {
         let pos = random_position::<G>(&mut rng);
         let (p, o) = (pos.player(), pos.opponent());
         assert_eq!(pos.moves(), reference_moves::<G>(p, o), "moves of\n{pos}");
         for i in pos.empty().iter() {
             assert_eq!(pos.flips(i), reference_flips::<G>(i, p, o), "flips at {} of\n{pos}", Move::<G>::new(i));
+        }
+        for &path in &paths {
+            crate::cpu::run_on!(path, kernels::<G>(&pos, &mut computed));
+            assert_eq!(computed[0], reference_moves::<G>(p, o), "{path:?} moves of\n{pos}");
+            for (i, &flips) in pos.empty().iter().zip(&computed[1..]) {
+                let at = Move::<G>::new(i);
+                assert_eq!(flips, reference_flips::<G>(i, p, o), "{path:?} flips at {at} of\n{pos}");
+            }
         }
         let e = pos.empty();
         let near = (0..G::CELLS)
