@@ -9,7 +9,8 @@
 //! [`Lanes`] adds a four-wide form of every set ([`Four`]): four sets side by
 //! side, each shifted by its own amount. The Reversi kernels walk four
 //! directions at once through it; inside a function compiled with AVX2 (see
-//! `engine::cpu`) each word of a [`Four`] is one 256-bit register.
+//! `engine::cpu`) the [`Isa`] `Avx2` keeps each word of the four lanes in one
+//! 256-bit register.
 
 use std::fmt::Debug;
 use std::hash::Hash;
@@ -260,8 +261,22 @@ impl<const W: usize> BitSet for Bits<W> {
 /// A [`BitSet`] that also has a four-lane form, for running one computation
 /// on four sets at once.
 pub trait Lanes: BitSet {
-    /// Four sets of this type side by side.
-    type Four: FourSets<Set = Self>;
+    /// Four sets of this type side by side, computed with instruction set `I`.
+    type Four<I: Isa>: FourSets<Set = Self>;
+}
+
+/// An instruction set the four-lane forms are computed with.
+pub trait Isa: Copy + Default + Debug + Send + Sync + 'static {
+    /// Four [`Bits<W>`] side by side.
+    type Four<const W: usize>: FourSets<Set = Bits<W>>;
+}
+
+/// Plain Rust that runs on any CPU (the compiler may still vectorise it).
+#[derive(Clone, Copy, Default, Debug)]
+pub struct Portable;
+
+impl Isa for Portable {
+    type Four<const W: usize> = Four<W>;
 }
 
 /// Four bit sets processed side by side: every operator acts lane by lane.
@@ -287,14 +302,14 @@ pub trait FourSets:
     fn where_nonempty(self, test: Self) -> Self;
 }
 
-/// Four [`Bits<W>`] side by side, word-major: `self.0[k][i]` is word `k` of
-/// lane `i`, so that each word of the four lanes is one 256-bit vector.
+/// Four [`Bits<W>`] side by side in plain Rust, word-major: `self.0[k][i]`
+/// is word `k` of lane `i`.
 #[repr(C, align(32))]
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Four<const W: usize>(pub [[u64; 4]; W]);
 
 impl<const W: usize> Lanes for Bits<W> {
-    type Four = Four<W>;
+    type Four<I: Isa> = I::Four<W>;
 }
 
 /// Applies `$f(word_a, word_b)` to the words of every lane.
@@ -410,6 +425,143 @@ impl<const W: usize> FourSets for Four<W> {
     }
 }
 
+/// The AVX2 form of the four-lane sets: each word of the four lanes is one
+/// 256-bit register.
+///
+/// Only code compiled with AVX2 enabled may be instantiated with [`Avx2`],
+/// and only run where the CPU has it: the `fast` copy of a
+/// `cpu::multiversion!` function, which names it `Simd`.
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod avx2 {
+    use super::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Bits, FourSets, Isa, Sub};
+    use core::arch::x86_64::{
+        __m256i, _mm_cvtsi128_si64, _mm_or_si128, _mm_unpackhi_epi64, _mm256_and_si256, _mm256_andnot_si256,
+        _mm256_castsi256_si128, _mm256_cmpeq_epi64, _mm256_extracti128_si256, _mm256_or_si256, _mm256_set_epi64x,
+        _mm256_set1_epi64x, _mm256_setzero_si256, _mm256_sllv_epi64, _mm256_srlv_epi64,
+    };
+
+    /// AVX2 instructions (see the module documentation for when they may be
+    /// used).
+    #[derive(Clone, Copy, Default, Debug)]
+    pub(crate) struct Avx2;
+
+    impl Isa for Avx2 {
+        type Four<const W: usize> = FourAvx2<W>;
+    }
+
+    /// Four [`Bits<W>`] side by side: register `k` holds word `k` of each lane.
+    #[derive(Clone, Copy, Debug)]
+    pub(crate) struct FourAvx2<const W: usize>([__m256i; W]);
+
+    /// Runs an AVX2 intrinsic.
+    macro_rules! avx2 {
+        ($e:expr) => {
+            // SAFETY: `FourAvx2` only exists inside code compiled for and run
+            // on CPUs with AVX2 (module documentation).
+            unsafe { $e }
+        };
+    }
+
+    /// The four amounts as a vector, lane 0 first.
+    #[inline(always)]
+    fn amounts(n: [u32; 4]) -> __m256i {
+        avx2!(_mm256_set_epi64x(n[3] as i64, n[2] as i64, n[1] as i64, n[0] as i64))
+    }
+
+    impl<const W: usize> BitAnd for FourAvx2<W> {
+        type Output = Self;
+        #[inline(always)]
+        fn bitand(self, rhs: Self) -> Self {
+            FourAvx2(std::array::from_fn(|k| avx2!(_mm256_and_si256(self.0[k], rhs.0[k]))))
+        }
+    }
+
+    impl<const W: usize> BitOr for FourAvx2<W> {
+        type Output = Self;
+        #[inline(always)]
+        fn bitor(self, rhs: Self) -> Self {
+            FourAvx2(std::array::from_fn(|k| avx2!(_mm256_or_si256(self.0[k], rhs.0[k]))))
+        }
+    }
+
+    impl<const W: usize> Sub for FourAvx2<W> {
+        type Output = Self;
+        #[inline(always)]
+        fn sub(self, rhs: Self) -> Self {
+            FourAvx2(std::array::from_fn(|k| avx2!(_mm256_andnot_si256(rhs.0[k], self.0[k]))))
+        }
+    }
+
+    impl<const W: usize> BitAndAssign for FourAvx2<W> {
+        #[inline(always)]
+        fn bitand_assign(&mut self, rhs: Self) {
+            *self = *self & rhs;
+        }
+    }
+
+    impl<const W: usize> BitOrAssign for FourAvx2<W> {
+        #[inline(always)]
+        fn bitor_assign(&mut self, rhs: Self) {
+            *self = *self | rhs;
+        }
+    }
+
+    impl<const W: usize> FourSets for FourAvx2<W> {
+        type Set = Bits<W>;
+
+        #[inline(always)]
+        fn splat(set: Bits<W>) -> Self {
+            FourAvx2(set.0.map(|word| avx2!(_mm256_set1_epi64x(word as i64))))
+        }
+        #[inline(always)]
+        fn from_sets(sets: [Bits<W>; 4]) -> Self {
+            FourAvx2(std::array::from_fn(|k| {
+                let w = sets.map(|set| set.0[k] as i64);
+                avx2!(_mm256_set_epi64x(w[3], w[2], w[1], w[0]))
+            }))
+        }
+        #[inline(always)]
+        fn lane(self, i: usize) -> Bits<W> {
+            // SAFETY: `__m256i` and `[u64; 4]` have the same size, and every
+            // bit pattern is valid for both.
+            Bits(self.0.map(|word| unsafe { std::mem::transmute::<__m256i, [u64; 4]>(word) }[i]))
+        }
+        #[inline(always)]
+        fn shl_each(self, n: [u32; 4]) -> Self {
+            debug_assert!(n.iter().all(|&n| (1..64).contains(&n)));
+            let (up, carry) = (amounts(n), amounts(n.map(|n| 64 - n)));
+            FourAvx2(std::array::from_fn(|k| {
+                let word = avx2!(_mm256_sllv_epi64(self.0[k], up));
+                if k > 0 { avx2!(_mm256_or_si256(word, _mm256_srlv_epi64(self.0[k - 1], carry))) } else { word }
+            }))
+        }
+        #[inline(always)]
+        fn shr_each(self, n: [u32; 4]) -> Self {
+            debug_assert!(n.iter().all(|&n| (1..64).contains(&n)));
+            let (down, carry) = (amounts(n), amounts(n.map(|n| 64 - n)));
+            FourAvx2(std::array::from_fn(|k| {
+                let word = avx2!(_mm256_srlv_epi64(self.0[k], down));
+                if k + 1 < W { avx2!(_mm256_or_si256(word, _mm256_sllv_epi64(self.0[k + 1], carry))) } else { word }
+            }))
+        }
+        #[inline(always)]
+        fn union(self) -> Bits<W> {
+            Bits(self.0.map(|word| {
+                avx2!({
+                    let halves = _mm_or_si128(_mm256_castsi256_si128(word), _mm256_extracti128_si256::<1>(word));
+                    _mm_cvtsi128_si64(_mm_or_si128(halves, _mm_unpackhi_epi64(halves, halves))) as u64
+                })
+            }))
+        }
+        #[inline(always)]
+        fn where_nonempty(self, test: Self) -> Self {
+            let any = test.0.iter().fold(avx2!(_mm256_setzero_si256()), |acc, &word| avx2!(_mm256_or_si256(acc, word)));
+            let empty = avx2!(_mm256_cmpeq_epi64(any, _mm256_setzero_si256()));
+            FourAvx2(self.0.map(|word| avx2!(_mm256_andnot_si256(empty, word))))
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -458,7 +610,15 @@ mod tests {
             Bits::<3>::bit(64),
             Bits::<3>::EMPTY,
         ];
-        let four = Four::from_sets(sets);
+        check_four::<Four<3>>(sets);
+        #[cfg(target_arch = "x86_64")]
+        if crate::cpu::has_fast_path() {
+            check_four::<avx2::FourAvx2<3>>(sets);
+        }
+    }
+
+    fn check_four<F: FourSets<Set = Bits<3>>>(sets: [Bits<3>; 4]) {
+        let four = F::from_sets(sets);
         let n = [1, 13, 40, 63];
         for i in 0..4 {
             assert_eq!(four.lane(i), sets[i]);
@@ -466,9 +626,9 @@ mod tests {
             assert_eq!(four.shr_each(n).lane(i), sets[i].shr(n[i]), "shr lane {i}");
         }
         assert_eq!(four.union(), sets.iter().fold(Bits::EMPTY, |a, &b| a | b));
-        let kept = Four::splat(Bits::<3>::bit(5)).where_nonempty(four);
+        let kept = F::splat(Bits::<3>::bit(5)).where_nonempty(four);
         assert_eq!([0, 1, 2, 3].map(|i| kept.lane(i).any()), [true, true, true, false]);
-        let other = Four::splat(sets[1]);
+        let other = F::splat(sets[1]);
         assert_eq!((four & other).lane(1), sets[1]);
         assert_eq!((four - other).lane(1), Bits::EMPTY);
         assert_eq!((four | other).lane(2), sets[1] | sets[2]);

@@ -25,8 +25,9 @@ pub fn has_fast_path() -> bool {
 
 /// Compiles a function twice, in modules `NAME::portable` and `NAME::fast`
 /// (the latter with AVX2, BMI1/2, POPCNT and LZCNT enabled). Recursive calls
-/// by name stay within the same copy. Call it through [`dispatch!`] or
-/// [`run_on!`].
+/// by name stay within the same copy. Inside each copy the type `Simd` names
+/// the [`Isa`](crate::bitboard::Isa) of that copy, for the kernels' `_with`
+/// forms. Call it through [`dispatch!`] or [`run_on!`].
 macro_rules! multiversion {
     ($(#[$attr:meta])* fn $name:ident $($rest:tt)*) => {
         #[allow(non_snake_case, dead_code)]
@@ -34,6 +35,9 @@ macro_rules! multiversion {
             pub(in super::super) mod portable {
                 #[allow(unused_imports)]
                 use super::super::*;
+                /// The instruction set of the four-lane kernels in this copy.
+                #[allow(dead_code)]
+                type Simd = $crate::bitboard::Portable;
                 $(#[$attr])*
                 pub(in super::super) fn $name $($rest)*
             }
@@ -41,6 +45,9 @@ macro_rules! multiversion {
             pub(in super::super) mod fast {
                 #[allow(unused_imports)]
                 use super::super::*;
+                /// The instruction set of the four-lane kernels in this copy.
+                #[allow(dead_code)]
+                type Simd = $crate::bitboard::avx2::Avx2;
                 $(#[$attr])*
                 #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
                 pub(in super::super) fn $name $($rest)*

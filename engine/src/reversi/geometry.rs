@@ -10,7 +10,7 @@
 //! each), once shifting up and once down, with Kogge-Stone fills, so no loop
 //! runs per cell or per step.
 
-use crate::bitboard::{BitSet, Bits, FourSets, Lanes};
+use crate::bitboard::{BitSet, Bits, FourSets, Isa, Lanes, Portable};
 use std::fmt::Debug;
 use std::hash::Hash;
 
@@ -90,20 +90,21 @@ const fn line_steps(n: usize) -> [u32; 4] {
     [1, n - 1, n + 1, n]
 }
 
-/// The four-lane form of the bit set of geometry `G`.
-type Four<G> = <<G as Geometry>::Bits as Lanes>::Four;
+/// The four-lane form of the bit set of geometry `G`, computed with `I`.
+type Four<G, I> = <<G as Geometry>::Bits as Lanes>::Four<I>;
 
 /// Opponent discs a walk along each line may pass over: the inner columns
 /// for the lines that step sideways (so no walk wraps around an edge), every
 /// cell for the column.
 #[inline(always)]
-fn walkable<G: Geometry>(opponent: G::Bits) -> Four<G> {
-    Four::<G>::splat(opponent) & Four::<G>::from_sets([G::INNER_COLUMNS, G::INNER_COLUMNS, G::INNER_COLUMNS, G::ALL])
+fn walkable<G: Geometry, I: Isa>(opponent: G::Bits) -> Four<G, I> {
+    Four::<G, I>::splat(opponent)
+        & Four::<G, I>::from_sets([G::INNER_COLUMNS, G::INNER_COLUMNS, G::INNER_COLUMNS, G::ALL])
 }
 
 /// Every lane moved `times` steps along its line, up (`UP`) or down.
 #[inline(always)]
-fn advance<G: Geometry, const UP: bool>(sets: Four<G>, times: u32) -> Four<G> {
+fn advance<G: Geometry, I: Isa, const UP: bool>(sets: Four<G, I>, times: u32) -> Four<G, I> {
     let n = line_steps(G::N).map(|step| step * times);
     if UP { sets.shl_each(n) } else { sets.shr_each(n) }
 }
@@ -112,24 +113,24 @@ fn advance<G: Geometry, const UP: bool>(sets: Four<G>, times: u32) -> Four<G> {
 /// lane's line, up (`UP`) or down, without leaving `over` (a Kogge-Stone
 /// occluded fill: runs of 1, then 3, then 7, then 4 more at a time).
 #[inline(always)]
-fn reach<G: Geometry, const UP: bool>(from: Four<G>, over: Four<G>) -> Four<G> {
+fn reach<G: Geometry, I: Isa, const UP: bool>(from: Four<G, I>, over: Four<G, I>) -> Four<G, I> {
     // The longest run of discs strictly between two cells of one line.
     let longest = G::N - 2;
-    let mut filled = from | (over & advance::<G, UP>(from, 1));
+    let mut filled = from | (over & advance::<G, I, UP>(from, 1));
     let mut covered = 1;
     let mut over_run = over;
     if covered < longest {
-        over_run &= advance::<G, UP>(over_run, 1);
-        filled |= over_run & advance::<G, UP>(filled, 2);
+        over_run &= advance::<G, I, UP>(over_run, 1);
+        filled |= over_run & advance::<G, I, UP>(filled, 2);
         covered = 3;
     }
     if covered < longest {
-        over_run &= advance::<G, UP>(over_run, 2);
-        filled |= over_run & advance::<G, UP>(filled, 4);
+        over_run &= advance::<G, I, UP>(over_run, 2);
+        filled |= over_run & advance::<G, I, UP>(filled, 4);
         covered = 7;
     }
     while covered < longest {
-        filled |= over_run & advance::<G, UP>(filled, 4);
+        filled |= over_run & advance::<G, I, UP>(filled, 4);
         covered += 4;
     }
     filled & over
@@ -139,11 +140,17 @@ fn reach<G: Geometry, const UP: bool>(from: Four<G>, over: Four<G>) -> Four<G> {
 /// a straight line of one or more opponent discs ends on a player disc.
 #[inline(always)]
 pub fn legal_moves<G: Geometry>(player: G::Bits, opponent: G::Bits) -> G::Bits {
+    legal_moves_with::<G, Portable>(player, opponent)
+}
+
+/// [`legal_moves`] computed with instruction set `I`.
+#[inline(always)]
+pub(crate) fn legal_moves_with<G: Geometry, I: Isa>(player: G::Bits, opponent: G::Bits) -> G::Bits {
     let empty = G::ALL - (player | opponent);
-    let from = Four::<G>::splat(player);
-    let over = walkable::<G>(opponent);
-    let up = advance::<G, true>(reach::<G, true>(from, over), 1);
-    let down = advance::<G, false>(reach::<G, false>(from, over), 1);
+    let from = Four::<G, I>::splat(player);
+    let over = walkable::<G, I>(opponent);
+    let up = advance::<G, I, true>(reach::<G, I, true>(from, over), 1);
+    let down = advance::<G, I, false>(reach::<G, I, false>(from, over), 1);
     (up | down).union() & empty
 }
 
@@ -151,13 +158,19 @@ pub fn legal_moves<G: Geometry>(player: G::Bits, opponent: G::Bits) -> G::Bits {
 /// `cell` (empty when the move is illegal; meaningless for an occupied cell).
 #[inline(always)]
 pub fn flips<G: Geometry>(cell: usize, player: G::Bits, opponent: G::Bits) -> G::Bits {
-    let from = Four::<G>::splat(G::Bits::bit(cell));
-    let over = walkable::<G>(opponent);
-    let anchors = Four::<G>::splat(player);
-    let up = reach::<G, true>(from, over);
-    let up = up.where_nonempty(advance::<G, true>(up, 1) & anchors);
-    let down = reach::<G, false>(from, over);
-    let down = down.where_nonempty(advance::<G, false>(down, 1) & anchors);
+    flips_with::<G, Portable>(cell, player, opponent)
+}
+
+/// [`flips`] computed with instruction set `I`.
+#[inline(always)]
+pub(crate) fn flips_with<G: Geometry, I: Isa>(cell: usize, player: G::Bits, opponent: G::Bits) -> G::Bits {
+    let from = Four::<G, I>::splat(G::Bits::bit(cell));
+    let over = walkable::<G, I>(opponent);
+    let anchors = Four::<G, I>::splat(player);
+    let up = reach::<G, I, true>(from, over);
+    let up = up.where_nonempty(advance::<G, I, true>(up, 1) & anchors);
+    let down = reach::<G, I, false>(from, over);
+    let down = down.where_nonempty(advance::<G, I, false>(down, 1) & anchors);
     (up | down).union()
 }
 

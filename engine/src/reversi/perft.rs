@@ -1,7 +1,7 @@
 //! perft: the number of leaves of the game tree to a fixed depth, counting a
 //! pass as a ply and a finished game as one leaf at every deeper depth.
 
-use super::geometry::Geometry;
+use super::geometry::{Geometry, flips_with, legal_moves_with};
 use super::position::Position;
 use crate::bitboard::BitSet;
 use crate::cpu::CodePath;
@@ -45,10 +45,10 @@ crate::cpu::multiversion! {
     /// Visits `pos`, at `ply` (below the walk's depth), and its subtree.
     fn walk_tree<G: Geometry>(walk: &mut Walk, pos: &Position<G>, ply: usize) {
         walk.interior += 1;
-        let moves = pos.moves();
+        let moves = legal_moves_with::<G, Simd>(pos.player(), pos.opponent());
         let child_ply = ply + 1;
         if moves.is_empty() {
-            if pos.opponent_moves().is_empty() {
+            if legal_moves_with::<G, Simd>(pos.opponent(), pos.player()).is_empty() {
                 // Game over: its parent counted it for perft(ply); it stays a
                 // leaf for every deeper perft.
                 for count in &mut walk.leaves[ply..walk.depth] {
@@ -70,14 +70,16 @@ crate::cpu::multiversion! {
             // over, without being visited.
             let mut grandchildren = 0;
             for cell in moves.iter() {
-                let child = pos.play_flips(cell, pos.flips(cell));
-                grandchildren += child.moves().count().max(1);
+                let flips = flips_with::<G, Simd>(cell, pos.player(), pos.opponent());
+                let child = pos.play_flips(cell, flips);
+                grandchildren += legal_moves_with::<G, Simd>(child.player(), child.opponent()).count().max(1);
             }
             walk.interior += u64::from(count);
             walk.leaves[child_ply] += u64::from(grandchildren);
         } else if child_ply < walk.depth {
             for cell in moves.iter() {
-                walk_tree::<G>(walk, &pos.play_flips(cell, pos.flips(cell)), child_ply);
+                let flips = flips_with::<G, Simd>(cell, pos.player(), pos.opponent());
+                walk_tree::<G>(walk, &pos.play_flips(cell, flips), child_ply);
             }
         }
     }

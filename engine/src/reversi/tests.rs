@@ -346,9 +346,10 @@ crate::cpu::multiversion! {
     /// The moves of `pos`, then the flips at each empty cell in cell order,
     /// as the kernels compute them inside this compiled copy.
     fn kernels<G: Geometry>(pos: &Position<G>, out: &mut Vec<G::Bits>) {
+        let (p, o) = (pos.player(), pos.opponent());
         out.clear();
-        out.push(pos.moves());
-        out.extend(pos.empty().iter().map(|i| pos.flips(i)));
+        out.push(geometry::legal_moves_with::<G, Simd>(p, o));
+        out.extend(pos.empty().iter().map(|i| geometry::flips_with::<G, Simd>(i, p, o)));
     }
 }
 
