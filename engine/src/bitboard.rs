@@ -428,16 +428,18 @@ impl<const W: usize> FourSets for Four<W> {
 /// The AVX2 form of the four-lane sets: each word of the four lanes is one
 /// 256-bit register.
 ///
-/// Only code compiled with AVX2 enabled may be instantiated with [`Avx2`],
-/// and only run where the CPU has it: the `fast` copy of a
-/// `cpu::multiversion!` function, which names it `Simd`.
+/// Only code compiled with AVX2 enabled may be instantiated with [`Avx2`]
+/// (with AVX-512 VL/VBMI2 for [`Avx512`]), and only run where the CPU has
+/// it: the `fast` (`avx512`) copy of a `cpu::multiversion!` function, which
+/// names it `Simd`.
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod avx2 {
     use super::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Bits, FourSets, Isa, Sub};
     use core::arch::x86_64::{
         __m256i, _mm_cvtsi128_si64, _mm_or_si128, _mm_unpackhi_epi64, _mm256_and_si256, _mm256_andnot_si256,
         _mm256_castsi256_si128, _mm256_cmpeq_epi64, _mm256_extracti128_si256, _mm256_or_si256, _mm256_set_epi64x,
-        _mm256_set1_epi64x, _mm256_setzero_si256, _mm256_sllv_epi64, _mm256_srlv_epi64,
+        _mm256_set1_epi64x, _mm256_setzero_si256, _mm256_shldv_epi64, _mm256_shrdv_epi64, _mm256_sllv_epi64,
+        _mm256_srlv_epi64,
     };
 
     /// AVX2 instructions (see the module documentation for when they may be
@@ -446,12 +448,24 @@ pub(crate) mod avx2 {
     pub(crate) struct Avx2;
 
     impl Isa for Avx2 {
-        type Four<const W: usize> = FourAvx2<W>;
+        type Four<const W: usize> = FourAvx2<W, false>;
     }
 
-    /// Four [`Bits<W>`] side by side: register `k` holds word `k` of each lane.
+    /// AVX2 plus AVX-512 VL and VBMI2: a shift that carries across words is
+    /// one funnel shift per word, and the compiler merges logic into
+    /// three-input instructions. Only for the `avx512` copy of a
+    /// `cpu::multiversion!` function.
+    #[derive(Clone, Copy, Default, Debug)]
+    pub(crate) struct Avx512;
+
+    impl Isa for Avx512 {
+        type Four<const W: usize> = FourAvx2<W, true>;
+    }
+
+    /// Four [`Bits<W>`] side by side: register `k` holds word `k` of each
+    /// lane. `FUNNEL` selects the AVX-512 VBMI2 funnel shifts.
     #[derive(Clone, Copy, Debug)]
-    pub(crate) struct FourAvx2<const W: usize>([__m256i; W]);
+    pub(crate) struct FourAvx2<const W: usize, const FUNNEL: bool>([__m256i; W]);
 
     /// Runs an AVX2 intrinsic.
     macro_rules! avx2 {
@@ -468,7 +482,7 @@ pub(crate) mod avx2 {
         avx2!(_mm256_set_epi64x(n[3] as i64, n[2] as i64, n[1] as i64, n[0] as i64))
     }
 
-    impl<const W: usize> BitAnd for FourAvx2<W> {
+    impl<const W: usize, const FUNNEL: bool> BitAnd for FourAvx2<W, FUNNEL> {
         type Output = Self;
         #[inline(always)]
         fn bitand(self, rhs: Self) -> Self {
@@ -476,7 +490,7 @@ pub(crate) mod avx2 {
         }
     }
 
-    impl<const W: usize> BitOr for FourAvx2<W> {
+    impl<const W: usize, const FUNNEL: bool> BitOr for FourAvx2<W, FUNNEL> {
         type Output = Self;
         #[inline(always)]
         fn bitor(self, rhs: Self) -> Self {
@@ -484,7 +498,7 @@ pub(crate) mod avx2 {
         }
     }
 
-    impl<const W: usize> Sub for FourAvx2<W> {
+    impl<const W: usize, const FUNNEL: bool> Sub for FourAvx2<W, FUNNEL> {
         type Output = Self;
         #[inline(always)]
         fn sub(self, rhs: Self) -> Self {
@@ -492,21 +506,21 @@ pub(crate) mod avx2 {
         }
     }
 
-    impl<const W: usize> BitAndAssign for FourAvx2<W> {
+    impl<const W: usize, const FUNNEL: bool> BitAndAssign for FourAvx2<W, FUNNEL> {
         #[inline(always)]
         fn bitand_assign(&mut self, rhs: Self) {
             *self = *self & rhs;
         }
     }
 
-    impl<const W: usize> BitOrAssign for FourAvx2<W> {
+    impl<const W: usize, const FUNNEL: bool> BitOrAssign for FourAvx2<W, FUNNEL> {
         #[inline(always)]
         fn bitor_assign(&mut self, rhs: Self) {
             *self = *self | rhs;
         }
     }
 
-    impl<const W: usize> FourSets for FourAvx2<W> {
+    impl<const W: usize, const FUNNEL: bool> FourSets for FourAvx2<W, FUNNEL> {
         type Set = Bits<W>;
 
         #[inline(always)]
@@ -530,6 +544,12 @@ pub(crate) mod avx2 {
         fn shl_each(self, n: [u32; 4]) -> Self {
             debug_assert!(n.iter().all(|&n| (1..64).contains(&n)));
             let (up, carry) = (amounts(n), amounts(n.map(|n| 64 - n)));
+            if FUNNEL {
+                return FourAvx2(std::array::from_fn(|k| {
+                    let below = if k > 0 { self.0[k - 1] } else { avx2!(_mm256_setzero_si256()) };
+                    avx2!(_mm256_shldv_epi64(self.0[k], below, up))
+                }));
+            }
             FourAvx2(std::array::from_fn(|k| {
                 let word = avx2!(_mm256_sllv_epi64(self.0[k], up));
                 if k > 0 { avx2!(_mm256_or_si256(word, _mm256_srlv_epi64(self.0[k - 1], carry))) } else { word }
@@ -539,6 +559,12 @@ pub(crate) mod avx2 {
         fn shr_each(self, n: [u32; 4]) -> Self {
             debug_assert!(n.iter().all(|&n| (1..64).contains(&n)));
             let (down, carry) = (amounts(n), amounts(n.map(|n| 64 - n)));
+            if FUNNEL {
+                return FourAvx2(std::array::from_fn(|k| {
+                    let above = if k + 1 < W { self.0[k + 1] } else { avx2!(_mm256_setzero_si256()) };
+                    avx2!(_mm256_shrdv_epi64(self.0[k], above, down))
+                }));
+            }
             FourAvx2(std::array::from_fn(|k| {
                 let word = avx2!(_mm256_srlv_epi64(self.0[k], down));
                 if k + 1 < W { avx2!(_mm256_or_si256(word, _mm256_sllv_epi64(self.0[k + 1], carry))) } else { word }
@@ -613,7 +639,11 @@ mod tests {
         check_four::<Four<3>>(sets);
         #[cfg(target_arch = "x86_64")]
         if crate::cpu::has_fast_path() {
-            check_four::<avx2::FourAvx2<3>>(sets);
+            check_four::<avx2::FourAvx2<3, false>>(sets);
+        }
+        #[cfg(target_arch = "x86_64")]
+        if crate::cpu::CodePath::available().contains(&crate::cpu::CodePath::Avx512) {
+            check_four::<avx2::FourAvx2<3, true>>(sets);
         }
     }
 

@@ -1,8 +1,8 @@
 //! Runtime CPU-feature dispatch for hot, recursive code.
 //!
 //! Release binaries target baseline x86-64 so they run anywhere. A recursive
-//! walk wrapped in [`multiversion!`] is compiled twice, for the baseline
-//! and with AVX2/BMI2. [`dispatch!`] calls the best copy the running CPU
+//! walk wrapped in [`multiversion!`] is compiled three times: for the
+//! baseline, with AVX2/BMI2, and with AVX-512 VL/VBMI2 as well. [`dispatch!`] calls the best copy the running CPU
 //! supports; [`run_on!`] calls a chosen one (the tests run every copy).
 //! Inlined helpers (move generation, flips) are specialised inside each copy.
 
@@ -23,8 +23,26 @@ pub fn has_fast_path() -> bool {
     }
 }
 
-/// Compiles a function twice, in modules `NAME::portable` and `NAME::fast`
-/// (the latter with AVX2, BMI1/2, POPCNT and LZCNT enabled). Recursive calls
+/// True when the running CPU also has the features of the AVX-512 code path
+/// (AVX-512 F, VL and VBMI2).
+#[inline]
+pub fn has_avx512_path() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        has_fast_path()
+            && std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("avx512vl")
+            && std::arch::is_x86_feature_detected!("avx512vbmi2")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// Compiles a function three times, in modules `NAME::portable`,
+/// `NAME::fast` (AVX2, BMI1/2, POPCNT and LZCNT enabled) and `NAME::avx512`
+/// (those plus AVX-512 F, VL and VBMI2). Recursive calls
 /// by name stay within the same copy. Inside each copy the type `Simd` names
 /// the [`Isa`](crate::bitboard::Isa) of that copy, for the kernels' `_with`
 /// forms. Call it through [`dispatch!`] or [`run_on!`].
@@ -52,14 +70,24 @@ macro_rules! multiversion {
                 #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
                 pub(in super::super) fn $name $($rest)*
             }
+            #[cfg(target_arch = "x86_64")]
+            pub(in super::super) mod avx512 {
+                #[allow(unused_imports)]
+                use super::super::*;
+                /// The instruction set of the four-lane kernels in this copy.
+                #[allow(dead_code)]
+                type Simd = $crate::bitboard::avx2::Avx512;
+                $(#[$attr])*
+                #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt,avx512f,avx512vl,avx512vbmi2")]
+                pub(in super::super) fn $name $($rest)*
+            }
         }
     };
 }
 pub(crate) use multiversion;
 
 /// Environment variable that caps the code path [`dispatch!`] picks:
-/// `portable` forces the baseline copy (for measuring the copies against
-/// each other).
+/// `portable` or `avx2` (for measuring the copies against each other).
 pub const CODE_PATH_VARIABLE: &str = "ENGINE_CODE_PATH";
 
 /// One of the compiled copies of a [`multiversion!`] function.
@@ -69,20 +97,30 @@ pub(crate) enum CodePath {
     Portable,
     /// AVX2, BMI1/2, POPCNT and LZCNT: only where [`has_fast_path`] is true.
     Fast,
+    /// The `Fast` features plus AVX-512 F, VL and VBMI2: only where
+    /// [`has_avx512_path`] is true.
+    Avx512,
 }
 
 impl CodePath {
     /// The best copy for the running CPU, capped by the environment variable
-    /// [`CODE_PATH_VARIABLE`] when it names a slower one (`portable`).
+    /// [`CODE_PATH_VARIABLE`] when it names a slower one (`portable`, `avx2`).
     #[inline]
     pub(crate) fn best() -> CodePath {
         static BEST: std::sync::OnceLock<CodePath> = std::sync::OnceLock::new();
         *BEST.get_or_init(|| {
             let cap = match std::env::var(CODE_PATH_VARIABLE).as_deref() {
                 Ok("portable") => CodePath::Portable,
-                _ => CodePath::Fast,
+                Ok("avx2") => CodePath::Fast,
+                _ => CodePath::Avx512,
             };
-            let supported = if has_fast_path() { CodePath::Fast } else { CodePath::Portable };
+            let supported = if has_avx512_path() {
+                CodePath::Avx512
+            } else if has_fast_path() {
+                CodePath::Fast
+            } else {
+                CodePath::Portable
+            };
             cap.min(supported)
         })
     }
@@ -94,6 +132,9 @@ impl CodePath {
         let mut paths = vec![CodePath::Portable];
         if has_fast_path() {
             paths.push(CodePath::Fast);
+        }
+        if has_avx512_path() {
+            paths.push(CodePath::Avx512);
         }
         paths
     }
@@ -110,6 +151,12 @@ macro_rules! run_on {
                 assert!($crate::cpu::has_fast_path(), "the AVX2 code path needs AVX2, BMI1/2, POPCNT and LZCNT");
                 // SAFETY: the CPU has every feature the fast copy enables.
                 unsafe { $name::fast::$name::<$($g),*>($($arg),*) }
+            }
+            #[cfg(target_arch = "x86_64")]
+            $crate::cpu::CodePath::Avx512 => {
+                assert!($crate::cpu::has_avx512_path(), "the AVX-512 code path needs AVX-512 F, VL and VBMI2");
+                // SAFETY: the CPU has every feature the avx512 copy enables.
+                unsafe { $name::avx512::$name::<$($g),*>($($arg),*) }
             }
             _ => $name::portable::$name::<$($g),*>($($arg),*),
         }
