@@ -109,31 +109,90 @@ fn advance<G: Geometry, I: Isa, const UP: bool>(sets: Four<G, I>, times: u32) ->
     if UP { sets.shl_each(n) } else { sets.shr_each(n) }
 }
 
-/// The cells of `over` reached from `from` by one or more steps along each
-/// lane's line, up (`UP`) or down, without leaving `over` (a Kogge-Stone
-/// occluded fill: runs of 1, then 3, then 7, then 4 more at a time).
-#[inline(always)]
-fn reach<G: Geometry, I: Isa, const UP: bool>(from: Four<G, I>, over: Four<G, I>) -> Four<G, I> {
-    // The longest run of discs strictly between two cells of one line.
-    let longest = G::N - 2;
-    let mut filled = from | (over & advance::<G, I, UP>(from, 1));
-    let mut covered = 1;
-    let mut over_run = over;
-    if covered < longest {
-        over_run &= advance::<G, I, UP>(over_run, 1);
-        filled |= over_run & advance::<G, I, UP>(filled, 2);
-        covered = 3;
+/// The walks over opponent discs along one direction of each lane's line:
+/// the walkable discs, the discs that end a run of 2 and of 4 of them (the
+/// Kogge-Stone propagators), and the discs reached from the player's discs.
+#[derive(Clone, Copy)]
+struct Walk<G: Geometry, I: Isa, const UP: bool> {
+    over: Four<G, I>,
+    run2: Four<G, I>,
+    run4: Four<G, I>,
+    reached: Four<G, I>,
+}
+
+impl<G: Geometry, I: Isa, const UP: bool> Walk<G, I, UP> {
+    /// The longest run of discs strictly between two cells of one line.
+    const LONGEST: usize = G::N - 2;
+
+    #[inline(always)]
+    fn new(player: Four<G, I>, over: Four<G, I>) -> Self {
+        let run2 = if Self::LONGEST > 1 { over & advance::<G, I, UP>(over, 1) } else { over };
+        let run4 = if Self::LONGEST > 3 { run2 & advance::<G, I, UP>(run2, 2) } else { run2 };
+        let mut walk = Walk { over, run2, run4, reached: over };
+        walk.reached = walk.reach(player);
+        walk
     }
-    if covered < longest {
-        over_run &= advance::<G, I, UP>(over_run, 2);
-        filled |= over_run & advance::<G, I, UP>(filled, 4);
-        covered = 7;
+
+    /// The cells of `over` reached from `from` by one or more steps, without
+    /// leaving `over` (a Kogge-Stone occluded fill: runs of 1, then 3, then
+    /// 7, then 4 more at a time, until the longest run is covered).
+    #[inline(always)]
+    fn reach(&self, from: Four<G, I>) -> Four<G, I> {
+        let mut filled = from | (self.over & advance::<G, I, UP>(from, 1));
+        let mut covered = 1;
+        if covered < Self::LONGEST {
+            filled |= self.run2 & advance::<G, I, UP>(filled, 2);
+            covered = 3;
+        }
+        if covered < Self::LONGEST {
+            filled |= self.run4 & advance::<G, I, UP>(filled, 4);
+            covered = 7;
+        }
+        while covered < Self::LONGEST {
+            filled |= self.run4 & advance::<G, I, UP>(filled, 4);
+            covered += 4;
+        }
+        filled & self.over
     }
-    while covered < longest {
-        filled |= over_run & advance::<G, I, UP>(filled, 4);
-        covered += 4;
+}
+
+/// Everything both kernels need about one position, computed once: the
+/// walks up and down the four lines from the player's discs. Moves and the
+/// flips of any number of moves are then cheap.
+#[derive(Clone, Copy)]
+pub(crate) struct Lines<G: Geometry, I: Isa> {
+    empty: G::Bits,
+    up: Walk<G, I, true>,
+    down: Walk<G, I, false>,
+}
+
+impl<G: Geometry, I: Isa> Lines<G, I> {
+    /// The lines of the position where `player` is to move against `opponent`.
+    #[inline(always)]
+    pub(crate) fn new(player: G::Bits, opponent: G::Bits) -> Self {
+        let from = Four::<G, I>::splat(player);
+        let over = walkable::<G, I>(opponent);
+        Lines { empty: G::ALL - (player | opponent), up: Walk::new(from, over), down: Walk::new(from, over) }
     }
-    filled & over
+
+    /// The legal moves: empty cells one step past a walk from a player disc
+    /// over one or more opponent discs.
+    #[inline(always)]
+    pub(crate) fn moves(&self) -> G::Bits {
+        let up = advance::<G, I, true>(self.up.reached, 1);
+        let down = advance::<G, I, false>(self.down.reached, 1);
+        (up | down).union() & self.empty
+    }
+
+    /// The discs flipped by playing on the empty cell `cell`: those reached
+    /// from `cell` walking one way that a player disc reaches walking back.
+    #[inline(always)]
+    pub(crate) fn flips(&self, cell: usize) -> G::Bits {
+        let from = Four::<G, I>::splat(G::Bits::bit(cell));
+        let up = self.up.reach(from) & self.down.reached;
+        let down = self.down.reach(from) & self.up.reached;
+        (up | down).union()
+    }
 }
 
 /// The legal moves of `player` against `opponent`: every empty cell from which
@@ -146,12 +205,7 @@ pub fn legal_moves<G: Geometry>(player: G::Bits, opponent: G::Bits) -> G::Bits {
 /// [`legal_moves`] computed with instruction set `I`.
 #[inline(always)]
 pub(crate) fn legal_moves_with<G: Geometry, I: Isa>(player: G::Bits, opponent: G::Bits) -> G::Bits {
-    let empty = G::ALL - (player | opponent);
-    let from = Four::<G, I>::splat(player);
-    let over = walkable::<G, I>(opponent);
-    let up = advance::<G, I, true>(reach::<G, I, true>(from, over), 1);
-    let down = advance::<G, I, false>(reach::<G, I, false>(from, over), 1);
-    (up | down).union() & empty
+    Lines::<G, I>::new(player, opponent).moves()
 }
 
 /// The opponent discs that `player` flips by placing a disc on the empty cell
@@ -164,14 +218,7 @@ pub fn flips<G: Geometry>(cell: usize, player: G::Bits, opponent: G::Bits) -> G:
 /// [`flips`] computed with instruction set `I`.
 #[inline(always)]
 pub(crate) fn flips_with<G: Geometry, I: Isa>(cell: usize, player: G::Bits, opponent: G::Bits) -> G::Bits {
-    let from = Four::<G, I>::splat(G::Bits::bit(cell));
-    let over = walkable::<G, I>(opponent);
-    let anchors = Four::<G, I>::splat(player);
-    let up = reach::<G, I, true>(from, over);
-    let up = up.where_nonempty(advance::<G, I, true>(up, 1) & anchors);
-    let down = reach::<G, I, false>(from, over);
-    let down = down.where_nonempty(advance::<G, I, false>(down, 1) & anchors);
-    (up | down).union()
+    Lines::<G, I>::new(player, opponent).flips(cell)
 }
 
 /// Empty cells next to at least one disc of `discs` (potential mobility).

@@ -1,7 +1,7 @@
 //! perft: the number of leaves of the game tree to a fixed depth, counting a
 //! pass as a ply and a finished game as one leaf at every deeper depth.
 
-use super::geometry::{Geometry, flips_with, legal_moves_with};
+use super::geometry::{Geometry, Lines, legal_moves_with};
 use super::position::Position;
 use crate::bitboard::BitSet;
 use crate::cpu::CodePath;
@@ -45,7 +45,8 @@ crate::cpu::multiversion! {
     /// Visits `pos`, at `ply` (below the walk's depth), and its subtree.
     fn walk_tree<G: Geometry>(walk: &mut Walk, pos: &Position<G>, ply: usize) {
         walk.interior += 1;
-        let moves = legal_moves_with::<G, Simd>(pos.player(), pos.opponent());
+        let lines = Lines::<G, Simd>::new(pos.player(), pos.opponent());
+        let moves = lines.moves();
         let child_ply = ply + 1;
         if moves.is_empty() {
             if legal_moves_with::<G, Simd>(pos.opponent(), pos.player()).is_empty() {
@@ -70,16 +71,14 @@ crate::cpu::multiversion! {
             // over, without being visited.
             let mut grandchildren = 0;
             for cell in moves.iter() {
-                let flips = flips_with::<G, Simd>(cell, pos.player(), pos.opponent());
-                let child = pos.play_flips(cell, flips);
+                let child = pos.play_flips(cell, lines.flips(cell));
                 grandchildren += legal_moves_with::<G, Simd>(child.player(), child.opponent()).count().max(1);
             }
             walk.interior += u64::from(count);
             walk.leaves[child_ply] += u64::from(grandchildren);
         } else if child_ply < walk.depth {
             for cell in moves.iter() {
-                let flips = flips_with::<G, Simd>(cell, pos.player(), pos.opponent());
-                walk_tree::<G>(walk, &pos.play_flips(cell, flips), child_ply);
+                walk_tree::<G>(walk, &pos.play_flips(cell, lines.flips(cell)), child_ply);
             }
         }
     }
