@@ -185,9 +185,9 @@ impl<const W: usize> BitSet for Bits<W> {
 
     #[inline(always)]
     fn bit(index: usize) -> Self {
-        let mut words = [0; W];
-        words[index / 64] = 1 << (index % 64);
-        Bits(words)
+        // Selected word by word (no indexed store), so the set stays in
+        // registers instead of being built in memory and reloaded.
+        Bits(std::array::from_fn(|k| if k == index / 64 { 1 << (index % 64) } else { 0 }))
     }
     #[inline(always)]
     fn count(self) -> u32 {

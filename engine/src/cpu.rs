@@ -2,9 +2,10 @@
 //!
 //! Release binaries target baseline x86-64 so they run anywhere. A recursive
 //! walk wrapped in [`multiversion!`] is compiled three times: for the
-//! baseline, with AVX2/BMI2, and with AVX-512 VL/VBMI2 as well. [`dispatch!`] calls the best copy the running CPU
-//! supports; [`run_on!`] calls a chosen one (the tests run every copy).
-//! Inlined helpers (move generation, flips) are specialised inside each copy.
+//! baseline, with AVX2/BMI2, and with AVX-512 (VL, VBMI2, VPOPCNTDQ) as
+//! well. [`dispatch!`] calls the best copy the running CPU supports;
+//! [`run_on!`] calls a chosen one (the tests run every copy). Inlined
+//! helpers (move generation, flips) are specialised inside each copy.
 
 /// True when the running CPU has the features of the fast (AVX2) code path.
 #[inline]
@@ -24,7 +25,7 @@ pub fn has_fast_path() -> bool {
 }
 
 /// True when the running CPU also has the features of the AVX-512 code path
-/// (AVX-512 F, VL and VBMI2).
+/// (AVX-512 F, VL, VBMI2 and VPOPCNTDQ).
 #[inline]
 pub fn has_avx512_path() -> bool {
     #[cfg(target_arch = "x86_64")]
@@ -33,6 +34,7 @@ pub fn has_avx512_path() -> bool {
             && std::arch::is_x86_feature_detected!("avx512f")
             && std::arch::is_x86_feature_detected!("avx512vl")
             && std::arch::is_x86_feature_detected!("avx512vbmi2")
+            && std::arch::is_x86_feature_detected!("avx512vpopcntdq")
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
@@ -42,7 +44,7 @@ pub fn has_avx512_path() -> bool {
 
 /// Compiles a function three times, in modules `NAME::portable`,
 /// `NAME::fast` (AVX2, BMI1/2, POPCNT and LZCNT enabled) and `NAME::avx512`
-/// (those plus AVX-512 F, VL and VBMI2). Recursive calls
+/// (those plus AVX-512 F, VL, VBMI2 and VPOPCNTDQ). Recursive calls
 /// by name stay within the same copy. Inside each copy the type `Simd` names
 /// the [`Isa`](crate::bitboard::Isa) of that copy, for the kernels' `_with`
 /// forms. Call it through [`dispatch!`] or [`run_on!`].
@@ -78,7 +80,7 @@ macro_rules! multiversion {
                 #[allow(dead_code)]
                 type Simd = $crate::bitboard::avx2::Avx512;
                 $(#[$attr])*
-                #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt,avx512f,avx512vl,avx512vbmi2")]
+                #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt,avx512f,avx512vl,avx512vbmi2,avx512vpopcntdq")]
                 pub(in super::super) fn $name $($rest)*
             }
         }
@@ -97,7 +99,7 @@ pub(crate) enum CodePath {
     Portable,
     /// AVX2, BMI1/2, POPCNT and LZCNT: only where [`has_fast_path`] is true.
     Fast,
-    /// The `Fast` features plus AVX-512 F, VL and VBMI2: only where
+    /// The `Fast` features plus AVX-512 F, VL, VBMI2 and VPOPCNTDQ: only where
     /// [`has_avx512_path`] is true.
     Avx512,
 }
@@ -154,7 +156,7 @@ macro_rules! run_on {
             }
             #[cfg(target_arch = "x86_64")]
             $crate::cpu::CodePath::Avx512 => {
-                assert!($crate::cpu::has_avx512_path(), "the AVX-512 code path needs AVX-512 F, VL and VBMI2");
+                assert!($crate::cpu::has_avx512_path(), "the AVX-512 code path needs AVX-512 F, VL, VBMI2 and VPOPCNTDQ");
                 // SAFETY: the CPU has every feature the avx512 copy enables.
                 unsafe { $name::avx512::$name::<$($g),*>($($arg),*) }
             }
