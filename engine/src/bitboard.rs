@@ -74,31 +74,48 @@ pub trait BitSet:
     /// Iterator over the members in increasing order.
     #[inline(always)]
     fn iter(self) -> Members<Self> {
-        Members(self)
+        Members::new(self)
     }
 }
 
-/// Iterator over the members of a [`BitSet`], smallest first.
+/// Iterator over the members of a [`BitSet`], smallest first. It walks one
+/// 64-bit word at a time, so the word in hand stays in a register.
 #[derive(Clone, Copy, Debug)]
-pub struct Members<B>(B);
+pub struct Members<B> {
+    set: B,
+    /// The members of word `index` not yet returned.
+    word: u64,
+    index: usize,
+}
+
+impl<B: BitSet> Members<B> {
+    #[inline(always)]
+    fn new(set: B) -> Self {
+        Members { set, word: set.word(0), index: 0 }
+    }
+}
 
 impl<B: BitSet> Iterator for Members<B> {
     type Item = usize;
 
     #[inline(always)]
     fn next(&mut self) -> Option<usize> {
-        if self.0.is_empty() {
-            None
-        } else {
-            let index = self.0.lowest();
-            self.0 = self.0.without_lowest();
-            Some(index)
+        while self.word == 0 {
+            self.index += 1;
+            if self.index >= B::WORDS {
+                return None;
+            }
+            self.word = self.set.word(self.index);
         }
+        let member = self.index * 64 + self.word.trailing_zeros() as usize;
+        self.word &= self.word - 1;
+        Some(member)
     }
 
     #[inline]
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = self.0.count() as usize;
+        let later: u32 = (self.index + 1..B::WORDS).map(|k| self.set.word(k).count_ones()).sum();
+        let n = (self.word.count_ones() + later) as usize;
         (n, Some(n))
     }
 }
