@@ -314,9 +314,8 @@ pub trait FourSets:
     fn shr_each(self, n: [u32; 4]) -> Self;
     /// The union of the four lanes.
     fn union(self) -> Self::Set;
-    /// Each lane of `self` where the same lane of `test` is non-empty, the
-    /// empty set elsewhere.
-    fn where_nonempty(self, test: Self) -> Self;
+    /// The union of the four lanes, in every lane.
+    fn spread(self) -> Self;
 }
 
 /// Four [`Bits<W>`] side by side in plain Rust, word-major: `self.0[k][i]`
@@ -425,20 +424,8 @@ impl<const W: usize> FourSets for Four<W> {
         Bits(self.0.map(|[a, b, c, d]| (a | b) | (c | d)))
     }
     #[inline(always)]
-    fn where_nonempty(self, test: Self) -> Self {
-        let mut any = [0u64; 4];
-        for words in test.0 {
-            for i in 0..4 {
-                any[i] |= words[i];
-            }
-        }
-        let mut out = self.0;
-        for words in &mut out {
-            for i in 0..4 {
-                words[i] = if any[i] != 0 { words[i] } else { 0 };
-            }
-        }
-        Four(out)
+    fn spread(self) -> Self {
+        Self::splat(self.union())
     }
 }
 
@@ -454,9 +441,9 @@ pub(crate) mod avx2 {
     use super::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Bits, FourSets, Isa, Sub};
     use core::arch::x86_64::{
         __m256i, _mm_cvtsi128_si64, _mm_or_si128, _mm_unpackhi_epi64, _mm256_and_si256, _mm256_andnot_si256,
-        _mm256_castsi256_si128, _mm256_cmpeq_epi64, _mm256_extracti128_si256, _mm256_or_si256, _mm256_set_epi64x,
-        _mm256_set1_epi64x, _mm256_setzero_si256, _mm256_shldv_epi64, _mm256_shrdv_epi64, _mm256_sllv_epi64,
-        _mm256_srlv_epi64,
+        _mm256_castsi256_si128, _mm256_extracti128_si256, _mm256_or_si256, _mm256_permute4x64_epi64, _mm256_set_epi64x,
+        _mm256_set1_epi64x, _mm256_setzero_si256, _mm256_shldv_epi64, _mm256_shrdv_epi64, _mm256_shuffle_epi32,
+        _mm256_sllv_epi64, _mm256_srlv_epi64,
     };
 
     /// AVX2 instructions (see the module documentation for when they may be
@@ -597,10 +584,14 @@ pub(crate) mod avx2 {
             }))
         }
         #[inline(always)]
-        fn where_nonempty(self, test: Self) -> Self {
-            let any = test.0.iter().fold(avx2!(_mm256_setzero_si256()), |acc, &word| avx2!(_mm256_or_si256(acc, word)));
-            let empty = avx2!(_mm256_cmpeq_epi64(any, _mm256_setzero_si256()));
-            FourAvx2(self.0.map(|word| avx2!(_mm256_andnot_si256(empty, word))))
+        fn spread(self) -> Self {
+            FourAvx2(self.0.map(|word| {
+                avx2!({
+                    // Swap the 128-bit halves, then the words of each half.
+                    let pairs = _mm256_or_si256(word, _mm256_permute4x64_epi64::<0b01_00_11_10>(word));
+                    _mm256_or_si256(pairs, _mm256_shuffle_epi32::<0b01_00_11_10>(pairs))
+                })
+            }))
         }
     }
 }
@@ -673,8 +664,8 @@ mod tests {
             assert_eq!(four.shr_each(n).lane(i), sets[i].shr(n[i]), "shr lane {i}");
         }
         assert_eq!(four.union(), sets.iter().fold(Bits::EMPTY, |a, &b| a | b));
-        let kept = F::splat(Bits::<3>::bit(5)).where_nonempty(four);
-        assert_eq!([0, 1, 2, 3].map(|i| kept.lane(i).any()), [true, true, true, false]);
+        let spread = four.spread();
+        assert_eq!([0, 1, 2, 3].map(|i| spread.lane(i)), [four.union(); 4]);
         let other = F::splat(sets[1]);
         assert_eq!((four & other).lane(1), sets[1]);
         assert_eq!((four - other).lane(1), Bits::EMPTY);

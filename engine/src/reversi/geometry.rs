@@ -93,13 +93,12 @@ const fn line_steps(n: usize) -> [u32; 4] {
 /// The four-lane form of the bit set of geometry `G`, computed with `I`.
 type Four<G, I> = <<G as Geometry>::Bits as Lanes>::Four<I>;
 
-/// Opponent discs a walk along each line may pass over: the inner columns
-/// for the lines that step sideways (so no walk wraps around an edge), every
+/// The cells a walk along each line may pass over: the inner columns for
+/// the lines that step sideways (so no walk wraps around an edge), every
 /// cell for the column.
 #[inline(always)]
-fn walkable<G: Geometry, I: Isa>(opponent: G::Bits) -> Four<G, I> {
-    Four::<G, I>::splat(opponent)
-        & Four::<G, I>::from_sets([G::INNER_COLUMNS, G::INNER_COLUMNS, G::INNER_COLUMNS, G::ALL])
+fn walk_masks<G: Geometry, I: Isa>() -> Four<G, I> {
+    Four::<G, I>::from_sets([G::INNER_COLUMNS, G::INNER_COLUMNS, G::INNER_COLUMNS, G::ALL])
 }
 
 /// Every lane moved `times` steps along its line, up (`UP`) or down.
@@ -157,11 +156,16 @@ impl<G: Geometry, I: Isa, const UP: bool> Walk<G, I, UP> {
 }
 
 /// Everything both kernels need about one position, computed once: the
-/// walks up and down the four lines from the player's discs. Moves and the
-/// flips of any number of moves are then cheap.
+/// walks up and down the four lines from the player's discs. Moves, the
+/// flips of any number of moves, and the same for the positions after them
+/// are then cheap.
 #[derive(Clone, Copy)]
 pub(crate) struct Lines<G: Geometry, I: Isa> {
     empty: G::Bits,
+    /// The player's discs in every lane.
+    player: Four<G, I>,
+    /// The opponent's discs in every lane.
+    opponent: Four<G, I>,
     up: Walk<G, I, true>,
     down: Walk<G, I, false>,
 }
@@ -170,9 +174,13 @@ impl<G: Geometry, I: Isa> Lines<G, I> {
     /// The lines of the position where `player` is to move against `opponent`.
     #[inline(always)]
     pub(crate) fn new(player: G::Bits, opponent: G::Bits) -> Self {
-        let from = Four::<G, I>::splat(player);
-        let over = walkable::<G, I>(opponent);
-        Lines { empty: G::ALL - (player | opponent), up: Walk::new(from, over), down: Walk::new(from, over) }
+        Self::from_lanes(G::ALL - (player | opponent), Four::<G, I>::splat(player), Four::<G, I>::splat(opponent))
+    }
+
+    #[inline(always)]
+    fn from_lanes(empty: G::Bits, player: Four<G, I>, opponent: Four<G, I>) -> Self {
+        let over = opponent & walk_masks::<G, I>();
+        Lines { empty, player, opponent, up: Walk::new(player, over), down: Walk::new(player, over) }
     }
 
     /// The legal moves: empty cells one step past a walk from a player disc
@@ -184,14 +192,27 @@ impl<G: Geometry, I: Isa> Lines<G, I> {
         (up | down).union() & self.empty
     }
 
-    /// The discs flipped by playing on the empty cell `cell`: those reached
-    /// from `cell` walking one way that a player disc reaches walking back.
+    /// The discs flipped by playing on the empty cell `cell`, one line per
+    /// lane: those reached from `cell` walking one way that a player disc
+    /// reaches walking back.
+    #[inline(always)]
+    fn flips_by_line(&self, placed: Four<G, I>) -> Four<G, I> {
+        (self.up.reach(placed) & self.down.reached) | (self.down.reach(placed) & self.up.reached)
+    }
+
+    /// The discs flipped by playing on the empty cell `cell`.
     #[inline(always)]
     pub(crate) fn flips(&self, cell: usize) -> G::Bits {
-        let from = Four::<G, I>::splat(G::Bits::bit(cell));
-        let up = self.up.reach(from) & self.down.reached;
-        let down = self.down.reach(from) & self.up.reached;
-        (up | down).union()
+        self.flips_by_line(Four::<G, I>::splat(G::Bits::bit(cell))).union()
+    }
+
+    /// The lines of the position after the player plays on `cell` (a legal
+    /// move), with the opponent to move; the discs stay in vector registers.
+    #[inline(always)]
+    pub(crate) fn play(&self, cell: usize) -> Self {
+        let placed = Four::<G, I>::splat(G::Bits::bit(cell));
+        let flips = self.flips_by_line(placed).spread();
+        Self::from_lanes(self.empty - G::Bits::bit(cell), self.opponent - flips, self.player | flips | placed)
     }
 }
 

@@ -71,8 +71,7 @@ crate::cpu::multiversion! {
             // over, without being visited.
             let mut grandchildren = 0;
             for cell in moves.iter() {
-                let child = pos.play_flips(cell, lines.flips(cell));
-                grandchildren += legal_moves_with::<G, Simd>(child.player(), child.opponent()).count().max(1);
+                grandchildren += lines.play(cell).moves().count().max(1);
             }
             walk.interior += u64::from(count);
             walk.leaves[child_ply] += u64::from(grandchildren);

@@ -344,12 +344,15 @@ fn random_position<G: Geometry>(rng: &mut SplitMix) -> Position<G> {
 
 crate::cpu::multiversion! {
     /// The moves of `pos`, then the flips at each empty cell in cell order,
-    /// as the kernels compute them inside this compiled copy.
+    /// then the replies to each move in cell order, as the kernels compute
+    /// them inside this compiled copy.
     fn kernels<G: Geometry>(pos: &Position<G>, out: &mut Vec<G::Bits>) {
         let (p, o) = (pos.player(), pos.opponent());
         out.clear();
         out.push(geometry::legal_moves_with::<G, Simd>(p, o));
         out.extend(pos.empty().iter().map(|i| geometry::flips_with::<G, Simd>(i, p, o)));
+        let lines = geometry::Lines::<G, Simd>::new(p, o);
+        out.extend(lines.moves().iter().map(|i| lines.play(i).moves()));
     }
 }
 
@@ -369,10 +372,17 @@ fn matches_reference<G: Geometry>(variant: Variant, boards: usize, playouts: usi
         for &path in &paths {
             crate::cpu::run_on!(path, kernels::<G>(&pos, &mut computed));
             assert_eq!(computed[0], reference_moves::<G>(p, o), "{path:?} moves of\n{pos}");
-            for (i, &flips) in pos.empty().iter().zip(&computed[1..]) {
+            let empties = pos.empty().count() as usize;
+            for (i, &flips) in pos.empty().iter().zip(&computed[1..=empties]) {
                 let at = Move::<G>::new(i);
                 assert_eq!(flips, reference_flips::<G>(i, p, o), "{path:?} flips at {at} of\n{pos}");
             }
+            for (i, &replies) in reference_moves::<G>(p, o).iter().zip(&computed[1 + empties..]) {
+                let after = pos.play(Move::new(i));
+                let expected = reference_moves::<G>(after.player(), after.opponent());
+                assert_eq!(replies, expected, "{path:?} replies to {} of\n{pos}", Move::<G>::new(i));
+            }
+            assert_eq!(computed.len(), 1 + empties + reference_moves::<G>(p, o).count() as usize);
         }
         let e = pos.empty();
         let near = (0..G::CELLS)
