@@ -88,6 +88,16 @@ macro_rules! multiversion {
 }
 pub(crate) use multiversion;
 
+/// The name of the code path [`dispatch!`] runs on this CPU: `portable`,
+/// `avx2` or `avx512`.
+pub fn code_path_name() -> &'static str {
+    match CodePath::best() {
+        CodePath::Portable => "portable",
+        CodePath::Fast => "avx2",
+        CodePath::Avx512 => "avx512",
+    }
+}
+
 /// Environment variable that caps the code path [`dispatch!`] picks:
 /// `portable` or `avx2` (for measuring the copies against each other).
 pub const CODE_PATH_VARIABLE: &str = "ENGINE_CODE_PATH";

@@ -17,4 +17,4 @@ pub mod reversi;
 pub mod search;
 pub mod textbook;
 
-pub use cpu::{CODE_PATH_VARIABLE, has_avx512_path, has_fast_path};
+pub use cpu::{CODE_PATH_VARIABLE, code_path_name, has_avx512_path, has_fast_path};
