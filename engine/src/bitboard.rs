@@ -480,17 +480,39 @@ pub(crate) mod avx2 {
         };
     }
 
+    /// `[f(0), f(1), ..]` for the `W` words, as a plain loop. Everything in
+    /// this module avoids closures handed to library functions (`map`,
+    /// `from_fn`): when such a function is not inlined, the closure is
+    /// compiled without AVX2 and every intrinsic in it becomes a call.
+    macro_rules! per_word {
+        ($w:expr, |$k:ident| $body:expr) => {{
+            let mut out = [avx2!(_mm256_setzero_si256()); $w];
+            let mut $k = 0;
+            while $k < $w {
+                out[$k] = $body;
+                $k += 1;
+            }
+            out
+        }};
+    }
+
     /// The four amounts as a vector, lane 0 first.
     #[inline(always)]
     fn amounts(n: [u32; 4]) -> __m256i {
         avx2!(_mm256_set_epi64x(n[3] as i64, n[2] as i64, n[1] as i64, n[0] as i64))
     }
 
+    /// `64 - n` for each of the four amounts, as a vector.
+    #[inline(always)]
+    fn carries(n: [u32; 4]) -> __m256i {
+        amounts([64 - n[0], 64 - n[1], 64 - n[2], 64 - n[3]])
+    }
+
     impl<const W: usize, const FUNNEL: bool> BitAnd for FourAvx2<W, FUNNEL> {
         type Output = Self;
         #[inline(always)]
         fn bitand(self, rhs: Self) -> Self {
-            FourAvx2(std::array::from_fn(|k| avx2!(_mm256_and_si256(self.0[k], rhs.0[k]))))
+            FourAvx2(per_word!(W, |k| avx2!(_mm256_and_si256(self.0[k], rhs.0[k]))))
         }
     }
 
@@ -498,7 +520,7 @@ pub(crate) mod avx2 {
         type Output = Self;
         #[inline(always)]
         fn bitor(self, rhs: Self) -> Self {
-            FourAvx2(std::array::from_fn(|k| avx2!(_mm256_or_si256(self.0[k], rhs.0[k]))))
+            FourAvx2(per_word!(W, |k| avx2!(_mm256_or_si256(self.0[k], rhs.0[k]))))
         }
     }
 
@@ -506,7 +528,7 @@ pub(crate) mod avx2 {
         type Output = Self;
         #[inline(always)]
         fn sub(self, rhs: Self) -> Self {
-            FourAvx2(std::array::from_fn(|k| avx2!(_mm256_andnot_si256(rhs.0[k], self.0[k]))))
+            FourAvx2(per_word!(W, |k| avx2!(_mm256_andnot_si256(rhs.0[k], self.0[k]))))
         }
     }
 
@@ -529,32 +551,39 @@ pub(crate) mod avx2 {
 
         #[inline(always)]
         fn splat(set: Bits<W>) -> Self {
-            FourAvx2(set.0.map(|word| avx2!(_mm256_set1_epi64x(word as i64))))
+            FourAvx2(per_word!(W, |k| avx2!(_mm256_set1_epi64x(set.0[k] as i64))))
         }
         #[inline(always)]
         fn from_sets(sets: [Bits<W>; 4]) -> Self {
-            FourAvx2(std::array::from_fn(|k| {
-                let w = sets.map(|set| set.0[k] as i64);
-                avx2!(_mm256_set_epi64x(w[3], w[2], w[1], w[0]))
-            }))
+            FourAvx2(per_word!(W, |k| avx2!(_mm256_set_epi64x(
+                sets[3].0[k] as i64,
+                sets[2].0[k] as i64,
+                sets[1].0[k] as i64,
+                sets[0].0[k] as i64
+            ))))
         }
         #[inline(always)]
         fn lane(self, i: usize) -> Bits<W> {
-            // SAFETY: `__m256i` and `[u64; 4]` have the same size, and every
-            // bit pattern is valid for both.
-            Bits(self.0.map(|word| unsafe { std::mem::transmute::<__m256i, [u64; 4]>(word) }[i]))
+            let mut words = [0; W];
+            for (k, word) in words.iter_mut().enumerate() {
+                // SAFETY: `__m256i` and `[u64; 4]` have the same size, and
+                // every bit pattern is valid for both.
+                *word = unsafe { std::mem::transmute::<__m256i, [u64; 4]>(self.0[k]) }[i];
+            }
+            Bits(words)
         }
         #[inline(always)]
         fn shl_each(self, n: [u32; 4]) -> Self {
             debug_assert!(n.iter().all(|&n| (1..64).contains(&n)));
-            let (up, carry) = (amounts(n), amounts(n.map(|n| 64 - n)));
+            let up = amounts(n);
             if FUNNEL {
-                return FourAvx2(std::array::from_fn(|k| {
+                return FourAvx2(per_word!(W, |k| {
                     let below = if k > 0 { self.0[k - 1] } else { avx2!(_mm256_setzero_si256()) };
                     avx2!(_mm256_shldv_epi64(self.0[k], below, up))
                 }));
             }
-            FourAvx2(std::array::from_fn(|k| {
+            let carry = carries(n);
+            FourAvx2(per_word!(W, |k| {
                 let word = avx2!(_mm256_sllv_epi64(self.0[k], up));
                 if k > 0 { avx2!(_mm256_or_si256(word, _mm256_srlv_epi64(self.0[k - 1], carry))) } else { word }
             }))
@@ -562,33 +591,38 @@ pub(crate) mod avx2 {
         #[inline(always)]
         fn shr_each(self, n: [u32; 4]) -> Self {
             debug_assert!(n.iter().all(|&n| (1..64).contains(&n)));
-            let (down, carry) = (amounts(n), amounts(n.map(|n| 64 - n)));
+            let down = amounts(n);
             if FUNNEL {
-                return FourAvx2(std::array::from_fn(|k| {
+                return FourAvx2(per_word!(W, |k| {
                     let above = if k + 1 < W { self.0[k + 1] } else { avx2!(_mm256_setzero_si256()) };
                     avx2!(_mm256_shrdv_epi64(self.0[k], above, down))
                 }));
             }
-            FourAvx2(std::array::from_fn(|k| {
+            let carry = carries(n);
+            FourAvx2(per_word!(W, |k| {
                 let word = avx2!(_mm256_srlv_epi64(self.0[k], down));
                 if k + 1 < W { avx2!(_mm256_or_si256(word, _mm256_sllv_epi64(self.0[k + 1], carry))) } else { word }
             }))
         }
         #[inline(always)]
         fn union(self) -> Bits<W> {
-            Bits(self.0.map(|word| {
-                avx2!({
-                    let halves = _mm_or_si128(_mm256_castsi256_si128(word), _mm256_extracti128_si256::<1>(word));
+            let mut words = [0; W];
+            for (k, word) in words.iter_mut().enumerate() {
+                let v = self.0[k];
+                *word = avx2!({
+                    let halves = _mm_or_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
                     _mm_cvtsi128_si64(_mm_or_si128(halves, _mm_unpackhi_epi64(halves, halves))) as u64
-                })
-            }))
+                });
+            }
+            Bits(words)
         }
         #[inline(always)]
         fn spread(self) -> Self {
-            FourAvx2(self.0.map(|word| {
+            FourAvx2(per_word!(W, |k| {
+                let v = self.0[k];
                 avx2!({
                     // Swap the 128-bit halves, then the words of each half.
-                    let pairs = _mm256_or_si256(word, _mm256_permute4x64_epi64::<0b01_00_11_10>(word));
+                    let pairs = _mm256_or_si256(v, _mm256_permute4x64_epi64::<0b01_00_11_10>(v));
                     _mm256_or_si256(pairs, _mm256_shuffle_epi32::<0b01_00_11_10>(pairs))
                 })
             }))

@@ -137,6 +137,13 @@ impl<G: Geometry, I: Isa, const UP: bool> Walk<G, I, UP> {
     /// 7, then 4 more at a time, until the longest run is covered).
     #[inline(always)]
     fn reach(&self, from: Four<G, I>) -> Four<G, I> {
+        self.reach_runs::<false>(from)
+    }
+
+    /// [`Walk::reach`], only over runs of at most 7 discs when `SHORT` (the
+    /// caller knows no longer run exists: [`Lines::short_runs`]).
+    #[inline(always)]
+    fn reach_runs<const SHORT: bool>(&self, from: Four<G, I>) -> Four<G, I> {
         let mut filled = from | (self.over & advance::<G, I, UP>(from, 1));
         let mut covered = 1;
         if covered < Self::LONGEST {
@@ -147,7 +154,7 @@ impl<G: Geometry, I: Isa, const UP: bool> Walk<G, I, UP> {
             filled |= self.run4 & advance::<G, I, UP>(filled, 4);
             covered = 7;
         }
-        while covered < Self::LONGEST {
+        while !SHORT && covered < Self::LONGEST {
             filled |= self.run4 & advance::<G, I, UP>(filled, 4);
             covered += 4;
         }
@@ -194,24 +201,34 @@ impl<G: Geometry, I: Isa> Lines<G, I> {
 
     /// The discs flipped by playing on the empty cell `cell`, one line per
     /// lane: those reached from `cell` walking one way that a player disc
-    /// reaches walking back.
+    /// reaches walking back (over runs of at most 7 discs when `SHORT`).
     #[inline(always)]
-    fn flips_by_line(&self, placed: Four<G, I>) -> Four<G, I> {
-        (self.up.reach(placed) & self.down.reached) | (self.down.reach(placed) & self.up.reached)
+    fn flips_by_line<const SHORT: bool>(&self, placed: Four<G, I>) -> Four<G, I> {
+        (self.up.reach_runs::<SHORT>(placed) & self.down.reached)
+            | (self.down.reach_runs::<SHORT>(placed) & self.up.reached)
     }
 
     /// The discs flipped by playing on the empty cell `cell`.
     #[inline(always)]
     pub(crate) fn flips(&self, cell: usize) -> G::Bits {
-        self.flips_by_line(Four::<G, I>::splat(G::Bits::bit(cell))).union()
+        self.flips_by_line::<false>(Four::<G, I>::splat(G::Bits::bit(cell))).union()
+    }
+
+    /// True when no line holds more than 7 walkable opponent discs in a row,
+    /// so that the flips of every move walk at most 7 steps (always true up
+    /// to 9x9; on larger boards, until the middle game).
+    #[inline(always)]
+    pub(crate) fn short_runs(&self) -> bool {
+        Walk::<G, I, true>::LONGEST <= 7 || (self.up.run4 & advance::<G, I, true>(self.up.run4, 4)).union().is_empty()
     }
 
     /// The lines of the position after the player plays on `cell` (a legal
     /// move), with the opponent to move; the discs stay in vector registers.
+    /// `SHORT` may be true only when [`Lines::short_runs`] is.
     #[inline(always)]
-    pub(crate) fn play(&self, cell: usize) -> Self {
+    pub(crate) fn play<const SHORT: bool>(&self, cell: usize) -> Self {
         let placed = Four::<G, I>::splat(G::Bits::bit(cell));
-        let flips = self.flips_by_line(placed).spread();
+        let flips = self.flips_by_line::<SHORT>(placed).spread();
         Self::from_lanes(self.empty - G::Bits::bit(cell), self.opponent - flips, self.player | flips | placed)
     }
 }

@@ -70,8 +70,14 @@ crate::cpu::multiversion! {
             // each counts its moves, or 1 when it must pass or the game is
             // over, without being visited.
             let mut grandchildren = 0;
-            for cell in moves.iter() {
-                grandchildren += lines.play(cell).moves().count().max(1);
+            if lines.short_runs() {
+                for cell in moves.iter() {
+                    grandchildren += lines.play::<true>(cell).moves().count().max(1);
+                }
+            } else {
+                for cell in moves.iter() {
+                    grandchildren += lines.play::<false>(cell).moves().count().max(1);
+                }
             }
             walk.interior += u64::from(count);
             walk.leaves[child_ply] += u64::from(grandchildren);

@@ -344,15 +344,21 @@ fn random_position<G: Geometry>(rng: &mut SplitMix) -> Position<G> {
 
 crate::cpu::multiversion! {
     /// The moves of `pos`, then the flips at each empty cell in cell order,
-    /// then the replies to each move in cell order, as the kernels compute
-    /// them inside this compiled copy.
+    /// then the replies to each move in cell order (twice: walking every run,
+    /// and walking short runs only where `short_runs` allows it), as the
+    /// kernels compute them inside this compiled copy.
     fn kernels<G: Geometry>(pos: &Position<G>, out: &mut Vec<G::Bits>) {
         let (p, o) = (pos.player(), pos.opponent());
         out.clear();
         out.push(geometry::legal_moves_with::<G, Simd>(p, o));
         out.extend(pos.empty().iter().map(|i| geometry::flips_with::<G, Simd>(i, p, o)));
         let lines = geometry::Lines::<G, Simd>::new(p, o);
-        out.extend(lines.moves().iter().map(|i| lines.play(i).moves()));
+        out.extend(lines.moves().iter().map(|i| lines.play::<false>(i).moves()));
+        if lines.short_runs() {
+            out.extend(lines.moves().iter().map(|i| lines.play::<true>(i).moves()));
+        } else {
+            out.extend(lines.moves().iter().map(|i| lines.play::<false>(i).moves()));
+        }
     }
 }
 
@@ -377,12 +383,15 @@ fn matches_reference<G: Geometry>(variant: Variant, boards: usize, playouts: usi
                 let at = Move::<G>::new(i);
                 assert_eq!(flips, reference_flips::<G>(i, p, o), "{path:?} flips at {at} of\n{pos}");
             }
-            for (i, &replies) in reference_moves::<G>(p, o).iter().zip(&computed[1 + empties..]) {
+            let moves = reference_moves::<G>(p, o);
+            let (full, short) = computed[1 + empties..].split_at(moves.count() as usize);
+            for (i, (&replies, &short)) in moves.iter().zip(full.iter().zip(short)) {
+                assert_eq!(short, replies, "{path:?} replies over short runs to {} of\n{pos}", Move::<G>::new(i));
                 let after = pos.play(Move::new(i));
                 let expected = reference_moves::<G>(after.player(), after.opponent());
                 assert_eq!(replies, expected, "{path:?} replies to {} of\n{pos}", Move::<G>::new(i));
             }
-            assert_eq!(computed.len(), 1 + empties + reference_moves::<G>(p, o).count() as usize);
+            assert_eq!(computed.len(), 1 + empties + 2 * moves.count() as usize);
         }
         let e = pos.empty();
         let near = (0..G::CELLS)
