@@ -123,25 +123,21 @@ impl<G: Geometry, I: Isa, const UP: bool> Walk<G, I, UP> {
     /// The longest run of discs strictly between two cells of one line.
     const LONGEST: usize = G::N - 2;
 
+    /// The walks from `player` over `over` (with runs of at most 7 discs in
+    /// `over` when `SHORT`).
     #[inline(always)]
-    fn new(player: Four<G, I>, over: Four<G, I>) -> Self {
+    fn new<const SHORT: bool>(player: Four<G, I>, over: Four<G, I>) -> Self {
         let run2 = if Self::LONGEST > 1 { over & advance::<G, I, UP>(over, 1) } else { over };
         let run4 = if Self::LONGEST > 3 { run2 & advance::<G, I, UP>(run2, 2) } else { run2 };
         let mut walk = Walk { over, run2, run4, reached: over };
-        walk.reached = walk.reach(player);
+        walk.reached = walk.reach_runs::<SHORT>(player);
         walk
     }
 
     /// The cells of `over` reached from `from` by one or more steps, without
     /// leaving `over` (a Kogge-Stone occluded fill: runs of 1, then 3, then
-    /// 7, then 4 more at a time, until the longest run is covered).
-    #[inline(always)]
-    fn reach(&self, from: Four<G, I>) -> Four<G, I> {
-        self.reach_runs::<false>(from)
-    }
-
-    /// [`Walk::reach`], only over runs of at most 7 discs when `SHORT` (the
-    /// caller knows no longer run exists: [`Lines::short_runs`]).
+    /// 7, then 4 more at a time, until the longest run is covered; only up
+    /// to 7 when `SHORT`, where the caller knows no longer run exists).
     #[inline(always)]
     fn reach_runs<const SHORT: bool>(&self, from: Four<G, I>) -> Four<G, I> {
         let mut filled = from | (self.over & advance::<G, I, UP>(from, 1));
@@ -181,13 +177,16 @@ impl<G: Geometry, I: Isa> Lines<G, I> {
     /// The lines of the position where `player` is to move against `opponent`.
     #[inline(always)]
     pub(crate) fn new(player: G::Bits, opponent: G::Bits) -> Self {
-        Self::from_lanes(G::ALL - (player | opponent), Four::<G, I>::splat(player), Four::<G, I>::splat(opponent))
+        let empty = G::ALL - (player | opponent);
+        Self::from_lanes::<false>(empty, Four::<G, I>::splat(player), Four::<G, I>::splat(opponent))
     }
 
+    /// The lines from the discs in every lane (`SHORT`: the opponent has
+    /// no run of 8 or more discs in a line).
     #[inline(always)]
-    fn from_lanes(empty: G::Bits, player: Four<G, I>, opponent: Four<G, I>) -> Self {
+    fn from_lanes<const SHORT: bool>(empty: G::Bits, player: Four<G, I>, opponent: Four<G, I>) -> Self {
         let over = opponent & walk_masks::<G, I>();
-        Lines { empty, player, opponent, up: Walk::new(player, over), down: Walk::new(player, over) }
+        Lines { empty, player, opponent, up: Walk::new::<SHORT>(player, over), down: Walk::new::<SHORT>(player, over) }
     }
 
     /// The legal moves: empty cells one step past a walk from a player disc
@@ -214,12 +213,20 @@ impl<G: Geometry, I: Isa> Lines<G, I> {
         self.flips_by_line::<false>(Four::<G, I>::splat(G::Bits::bit(cell))).union()
     }
 
-    /// True when no line holds more than 7 walkable opponent discs in a row,
-    /// so that the flips of every move walk at most 7 steps (always true up
-    /// to 9x9; on larger boards, until the middle game).
+    /// True when no line holds 8 or more cells in a row that are occupied or
+    /// among `moves` (this position's moves). Then neither this position
+    /// nor any position after one of `moves` has a run of more than 7 discs
+    /// to walk over, and the walks stop after 7 steps (always true up to
+    /// 9x9; on larger boards, until the middle game).
     #[inline(always)]
-    pub(crate) fn short_runs(&self) -> bool {
-        Walk::<G, I, true>::LONGEST <= 7 || (self.up.run4 & advance::<G, I, true>(self.up.run4, 4)).union().is_empty()
+    pub(crate) fn short_runs(&self, moves: G::Bits) -> bool {
+        if Walk::<G, I, true>::LONGEST <= 7 {
+            return true;
+        }
+        let filled = (self.player | self.opponent | Four::<G, I>::splat(moves)) & walk_masks::<G, I>();
+        let run2 = filled & advance::<G, I, true>(filled, 1);
+        let run4 = run2 & advance::<G, I, true>(run2, 2);
+        (run4 & advance::<G, I, true>(run4, 4)).union().is_empty()
     }
 
     /// The lines of the position after the player plays on `cell` (a legal
@@ -229,7 +236,8 @@ impl<G: Geometry, I: Isa> Lines<G, I> {
     pub(crate) fn play<const SHORT: bool>(&self, cell: usize) -> Self {
         let placed = Four::<G, I>::splat(G::Bits::bit(cell));
         let flips = self.flips_by_line::<SHORT>(placed).spread();
-        Self::from_lanes(self.empty - G::Bits::bit(cell), self.opponent - flips, self.player | flips | placed)
+        let (player, opponent) = (self.opponent - flips, self.player | flips | placed);
+        Self::from_lanes::<SHORT>(self.empty - G::Bits::bit(cell), player, opponent)
     }
 }
 

@@ -70,7 +70,7 @@ crate::cpu::multiversion! {
             // each counts its moves, or 1 when it must pass or the game is
             // over, without being visited.
             let mut grandchildren = 0;
-            if lines.short_runs() {
+            if lines.short_runs(moves) {
                 for cell in moves.iter() {
                     grandchildren += lines.play::<true>(cell).moves().count().max(1);
                 }

@@ -354,7 +354,7 @@ crate::cpu::multiversion! {
         out.extend(pos.empty().iter().map(|i| geometry::flips_with::<G, Simd>(i, p, o)));
         let lines = geometry::Lines::<G, Simd>::new(p, o);
         out.extend(lines.moves().iter().map(|i| lines.play::<false>(i).moves()));
-        if lines.short_runs() {
+        if lines.short_runs(lines.moves()) {
             out.extend(lines.moves().iter().map(|i| lines.play::<true>(i).moves()));
         } else {
             out.extend(lines.moves().iter().map(|i| lines.play::<false>(i).moves()));
