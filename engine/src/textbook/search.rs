@@ -148,7 +148,9 @@ impl<'a, G: Game, P: Problem<G>, O: Observer<G::Move>> Run<'a, G, P, O> {
     #[inline]
     fn count_call(&mut self) -> bool {
         self.calls += 1;
-        if self.calls.is_multiple_of(CLOCK_CHECK_INTERVAL) && self.deadline.is_some_and(|deadline| Instant::now() >= deadline) {
+        if self.calls.is_multiple_of(CLOCK_CHECK_INTERVAL)
+            && self.deadline.is_some_and(|deadline| Instant::now() >= deadline)
+        {
             self.stopped = true;
         }
         self.stopped
