@@ -152,7 +152,7 @@ impl<E: Evaluator<Position>> Searcher<E> {
     }
 
     fn out_of_time(&mut self) -> bool {
-        if self.nodes % CLOCK_INTERVAL == 0 && self.timer.elapsed() >= self.hard {
+        if self.nodes.is_multiple_of(CLOCK_INTERVAL) && self.timer.elapsed() >= self.hard {
             self.stopped = true;
         }
         self.stopped

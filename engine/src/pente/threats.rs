@@ -82,7 +82,7 @@ impl Vcf {
             return false;
         }
         self.nodes += 1;
-        if self.nodes % VCF_CLOCK_INTERVAL == 0 && self.timer.elapsed() >= self.time_limit {
+        if self.nodes.is_multiple_of(VCF_CLOCK_INTERVAL) && self.timer.elapsed() >= self.time_limit {
             self.node_limit = 0;
             return false;
         }
