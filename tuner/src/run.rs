@@ -59,7 +59,11 @@ pub mod columns {
     pub const DISC_DIFF: &str = "disc_diff";
 }
 
-/// Loads every position of `files` as samples; `cells` scales disc
+/// Games per colour-swapped pair in a self-play run (`pair = game / 2`).
+const GAMES_PER_PAIR: u64 = 2;
+
+/// Loads every position of `files` as samples (keyed by game pair, so a
+/// train/validation split keeps each pair on one side); `cells` scales disc
 /// differences for [`Target::Discs`]. Errors name the file and line.
 pub fn load(files: &[PathBuf], model: &dyn Model, target: Target, cells: usize) -> Result<Dataset, String> {
     let mut data = Dataset::new();
@@ -89,7 +93,11 @@ pub fn load(files: &[PathBuf], model: &dyn Model, target: Target, cells: usize) 
                 Target::Discs => from_discs,
                 Target::Blend(l) => l * outcome + (1.0 - l) * from_discs,
             };
-            data.push(&Sample { game: mix(((file_index as u64) << 40) ^ game_id), features, target });
+            // Split by pair, not by game: the two games of a self-play pair
+            // start from one opening and, between equal engines, are the same
+            // game with colours swapped.
+            let pair = game_id / GAMES_PER_PAIR;
+            data.push(&Sample { game: mix(((file_index as u64) << 40) ^ pair), features, target });
         }
     }
     Ok(data)
