@@ -243,13 +243,7 @@ crate::cpu::multiversion! {
             }
         }
         if use_table {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best <= alpha_in {
-                Bound::Upper
-            } else {
-                Bound::Exact
-            };
+            let bound = Bound::of(best, alpha_in, beta);
             let entry = TtEntry { score: best * SCORE_PER_DISC, best: Some(best_cell), depth: solved_depth(count), bound };
             ctx.tt.store(key, entry);
         }

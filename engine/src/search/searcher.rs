@@ -288,13 +288,7 @@ impl<G: SearchGame, E: Evaluator<G> + ?Sized> Searcher<G, E> {
         // Best first, the others keep their order.
         self.root[..=best_index].rotate_right(1);
         let key = pos.hash();
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best <= alpha_in {
-            Bound::Upper
-        } else {
-            Bound::Exact
-        };
+        let bound = Bound::of(best, alpha_in, beta);
         let stored_depth =
             if pos.plies_to_end().is_some_and(|e| depth >= e) { solved_depth(depth) } else { depth as u8 };
         let entry = TtEntry { score: best, best: Some(G::move_index(self.root[0])), depth: stored_depth, bound };
@@ -411,13 +405,7 @@ crate::cpu::multiversion! {
             }
         }
         s.stack.truncate(base);
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best <= alpha_in {
-            Bound::Upper
-        } else {
-            Bound::Exact
-        };
+        let bound = Bound::of(best, alpha_in, beta);
         s.ctx.tt.store(key, TtEntry { score: best, best: best_move, depth: depth.min(u32::from(SOLVED_BASE) - 1) as u8, bound });
         best
     }

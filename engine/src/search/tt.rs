@@ -39,6 +39,20 @@ pub enum Bound {
     Exact = 3,
 }
 
+impl Bound {
+    /// What `score`, searched with the window (`alpha`, `beta`), says about the
+    /// true value: a fail high at or above `beta`, a fail low at or below `alpha`.
+    pub const fn of(score: i32, alpha: i32, beta: i32) -> Bound {
+        if score >= beta {
+            Bound::Lower
+        } else if score <= alpha {
+            Bound::Upper
+        } else {
+            Bound::Exact
+        }
+    }
+}
+
 /// One stored search result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TtEntry {
