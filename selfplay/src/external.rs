@@ -26,6 +26,9 @@ pub const OUTPUT_FILE: &str = "output.txt";
 pub const CALIBRATION_FILE: &str = "calibration.txt";
 /// Where an agent's stderr goes, in its game folder.
 pub const STDERR_FILE: &str = "stderr.txt";
+/// Every finished game's stderr, appended in the agent's home folder (one
+/// `# game-N-side` header line per game): the agent's own log of the run.
+pub const STDERR_LOG: &str = "stderr.log";
 /// An agent that uses no CPU (sleeps, waits) is killed after this many times
 /// its remaining time in wall-clock seconds...
 pub const WALL_FACTOR: f64 = 2.0;
@@ -295,14 +298,31 @@ impl ExternalPlayer {
         }
     }
 
-    /// Ends the game; `clean` removes the game folder (kept after a forfeit
-    /// for inspection).
+    /// Ends the game: appends its stderr to [`STDERR_LOG`]; `clean` removes
+    /// the game folder (kept after a forfeit for inspection).
     pub fn finish(&mut self, clean: bool) {
-        match self.dir.take() {
-            Some(dir) if clean => {
-                let _ = fs::remove_dir_all(dir);
+        let Some(dir) = self.dir.take() else { return };
+        if let Ok(log) = fs::read(dir.join(STDERR_FILE))
+            && !log.is_empty()
+        {
+            let name = dir.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+            let mut block = format!("# {name}\n").into_bytes();
+            block.extend_from_slice(&log);
+            if !block.ends_with(b"\n") {
+                block.push(b'\n');
             }
-            _ => {}
+            // One write per game: appends from several threads do not interleave.
+            let appended = fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(self.home.join(STDERR_LOG))
+                .and_then(|mut f| std::io::Write::write_all(&mut f, &block));
+            if let Err(e) = appended {
+                eprintln!("{}: cannot append: {e}", self.home.join(STDERR_LOG).display());
+            }
+        }
+        if clean {
+            let _ = fs::remove_dir_all(dir);
         }
     }
 }

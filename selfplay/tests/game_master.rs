@@ -93,6 +93,7 @@ n=0
 [ -f playdata.txt ] && n=$(cat playdata.txt)
 head -1 input.txt | grep -qx X || exit 9
 printf '%s\n' "${{moves[$n]}}" > output.txt
+echo "move $n" >&2
 echo $((n + 1)) > playdata.txt"#,
         moves.join(" ")
     )
@@ -120,8 +121,12 @@ fn an_agent_plays_a_whole_game_through_files_and_never_sees_its_passes() {
         assert!(game.black_cpu > 0.0, "the script's CPU time is charged");
         let x_rows = positions.iter().filter(|p| p.side == "X").count();
         assert_eq!(x_rows, moves.len());
-        // The game folder is removed after a normal game.
+        // The game folder is removed after a normal game; its stderr is kept.
         assert!(!dir.join("home0").join(format!("game-{id}-X")).exists());
+        let log = fs::read_to_string(dir.join("home0").join(selfplay::external::STDERR_LOG)).unwrap();
+        let game_log: Vec<&str> = log.split(&format!("# game-{id}-X\n")).nth(1).unwrap().lines().collect();
+        let expected: Vec<String> = (0..moves.len()).map(|n| format!("move {n}")).collect();
+        assert_eq!(game_log[..moves.len()], expected[..], "{log}");
     }
     fs::remove_dir_all(&dir).unwrap();
 }

@@ -13,8 +13,17 @@ fn main() {
             for w in &outcome.warnings {
                 eprintln!("warning: {w}");
             }
-            let how = if outcome.searched { "search" } else { "one-ply" };
-            eprintln!("played {} ({how}, {:.4} s CPU)", outcome.mv, engine::cputime::process_cpu_time().as_secs_f64());
+            let cpu = engine::cputime::process_cpu_time().as_secs_f64();
+            match outcome.search {
+                Some(d) => eprintln!(
+                    "played {} (search depth {} score {} nodes {}, {cpu:.4} s CPU)",
+                    outcome.mv,
+                    d.depth.unwrap_or(0),
+                    d.score.map_or("-".to_string(), |s| s.to_string()),
+                    d.nodes
+                ),
+                None => eprintln!("played {} (one-ply, {cpu:.4} s CPU)", outcome.mv),
+            }
         }
         Err(e) => {
             eprintln!("duo-othello: {e}");

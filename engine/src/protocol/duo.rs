@@ -9,7 +9,7 @@
 //! (`playdata.txt`, `calibration.txt`) are versioned and validated, and
 //! ignored when stale or corrupt.
 
-use crate::agent::{Agent, Clock};
+use crate::agent::{Agent, Clock, Decision};
 use crate::bitboard::BitSet;
 use crate::cputime::{CpuTimer, process_cpu_time};
 use crate::eval::{Evaluator, PatternEval};
@@ -49,9 +49,10 @@ pub const DEFAULT_OVERHEAD: f64 = 0.003;
 pub const SMALL_TABLE_TIME: f64 = 2.0;
 /// Transposition table size (MiB) when little time is left.
 const SMALL_TABLE_MB: usize = 4;
-/// Never hand the search less than this fraction of the remaining time
-/// because of the overhead reserve.
-const MIN_CLOCK_FRACTION: f64 = 0.5;
+/// The clock keeps this multiple of the estimated cost of every move still
+/// to come (start-up and the game master's overhead), so that the moves
+/// played without a search at the end of the game never run it out.
+pub const RESERVE_FACTOR: f64 = 1.5;
 /// Weight of the newest overhead sample in the running estimate.
 const OVERHEAD_BLEND: f64 = 0.5;
 /// Overhead samples above this are taken as measurement noise (e.g. the game
@@ -401,10 +402,21 @@ pub fn measure_nps(budget: f64) -> Result<f64, String> {
 pub struct Outcome {
     /// The move written to `output.txt`.
     pub mv: DuoMove,
-    /// True when the search ran and its move was written.
-    pub searched: bool,
+    /// The search's decision when the search ran and its move was written.
+    pub search: Option<Decision<DuoMove>>,
     /// Warnings about the input.
     pub warnings: Vec<String>,
+}
+
+/// The clock the search may plan with when `own` seconds are left, a move
+/// costs `per_move` seconds outside the search and the board has `empties`
+/// empty cells: what is left after reserving [`RESERVE_FACTOR`] times that
+/// cost for each of our remaining moves. `None` (answer at once) when that
+/// is below [`TINY_TIME`].
+pub fn search_clock(own: f64, per_move: f64, empties: u32) -> Option<f64> {
+    let own_moves_left = (f64::from(empties) / 2.0).ceil().max(1.0);
+    let clock = own - RESERVE_FACTOR * per_move * own_moves_left;
+    (clock >= TINY_TIME).then_some(clock)
 }
 
 /// Plays one move in `dir`: reads `input.txt`, writes `output.txt` (first the
@@ -432,13 +444,11 @@ pub fn play(dir: &Path) -> Result<Outcome, String> {
         (Some(p), None) => p.overhead,
         _ => DEFAULT_OVERHEAD,
     };
-    let mut searched = false;
-    if !only_move && own >= TINY_TIME {
-        let reserve = overhead * f64::from(pos.empty_count()).max(2.0) / 2.0;
-        let clock = Clock {
-            own_remaining: (own - reserve).max(own * MIN_CLOCK_FRACTION),
-            opponent_remaining: input.opponent_time.unwrap_or(own),
-        };
+    let mut search = None;
+    let per_move = overhead + process_cpu_time().as_secs_f64();
+    let search_time = search_clock(own, per_move, pos.empty_count());
+    if let (false, Some(own_remaining)) = (only_move, search_time) {
+        let clock = Clock { own_remaining, opponent_remaining: input.opponent_time.unwrap_or(own) };
         let nps_hint = read_calibration(dir).map(|c| c.nps);
         let tt_mb = if own < SMALL_TABLE_TIME { SMALL_TABLE_MB } else { 0 };
         let config = EngineConfig { nps_hint, tt_mb, ..EngineConfig::default() };
@@ -450,7 +460,7 @@ pub fn play(dir: &Path) -> Result<Outcome, String> {
                         write_atomically(dir, OUTPUT_FILE, &format!("{}\n", decision.mv))?;
                     }
                     mv = decision.mv;
-                    searched = true;
+                    search = Some(decision);
                 } else {
                     eprintln!("search returned illegal move {}; kept {mv}", decision.mv);
                 }
@@ -470,7 +480,7 @@ pub fn play(dir: &Path) -> Result<Outcome, String> {
     if let Err(e) = write_atomically(dir, PLAYDATA_FILE, &data.to_text()) {
         eprintln!("{e}");
     }
-    Ok(Outcome { mv, searched, warnings: input.warnings })
+    Ok(Outcome { mv, search, warnings: input.warnings })
 }
 
 #[cfg(test)]

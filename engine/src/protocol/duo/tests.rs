@@ -185,7 +185,7 @@ fn a_tiny_budget_still_gives_a_legal_move_fast() {
     let start: DuoPosition = Variant::Duo12.start();
     let (outcome, mv, spent) = play_in("tiny", &input, None);
     assert!(start.is_legal(mv) && !mv.is_pass());
-    assert!(!outcome.searched);
+    assert!(outcome.search.is_none());
     // The handout's game master charges CPU time; 0.01 s is all there is.
     assert!(spent.as_secs_f64() < 0.01, "{spent:?}");
 }
@@ -243,4 +243,34 @@ fn one_ply_pattern_play_beats_random_play() {
     }
     eprintln!("one-ply pattern play won {wins} of 20 against random");
     assert!(wins >= 16, "won {wins} of 20");
+}
+
+#[test]
+fn the_reserve_carries_the_clock_to_the_end_of_the_game() {
+    // Worst case: every search uses its whole hard limit, and every move
+    // costs `per_move` more outside the search. The clock must never run out,
+    // from a full 300 s clock down to the last seconds of a 10 s game.
+    for start in [300.0, 10.0, 2.0, 0.3] {
+        for per_move in [0.001, 0.003, 0.01] {
+            if per_move * 68.0 >= start {
+                continue; // No agent can make 68 moves in this time.
+            }
+            let mut own = start;
+            for empties in (1..=136u32).rev().step_by(2) {
+                let used = match search_clock(own, per_move, empties) {
+                    Some(clock) => {
+                        assert!(clock <= own, "{clock} > {own}");
+                        let plan = crate::search::TimePlan::from_clock(clock, f64::from(empties) / 2.0, 0.5);
+                        plan.hard + per_move
+                    }
+                    None => per_move,
+                };
+                own -= used;
+                assert!(own > 0.0, "start {start} per move {per_move}: out of time at {empties} empties");
+            }
+        }
+    }
+    // Too little left for the moves to come: answer at once.
+    assert_eq!(search_clock(0.01, 0.002, 20), None);
+    assert!(search_clock(300.0, 0.003, 136).is_some_and(|c| c > 299.0));
 }
