@@ -10,10 +10,10 @@
 //! units (discs); the table and the callers see score units.
 
 use super::control::SearchContext;
-use super::hooks::{EndgameBoard, PARITY_REGIONS, SearchGame};
+use super::hooks::{EndgameBoard, PARITY_REGIONS};
 use super::tt::{Bound, TtEntry, solved_depth};
 use crate::bitboard::BitSet;
-use crate::eval::SCORE_PER_DISC;
+use crate::eval::{Evaluator, SCORE_PER_DISC};
 
 /// At most this many empties: walk the empties in parity order, no move
 /// generation, no table.
@@ -23,13 +23,19 @@ const TABLE_EMPTIES: u32 = 9;
 /// Weight of one empty cell the opponent may later play on.
 const POTENTIAL_WEIGHT: i32 = 4;
 /// At least this many empties: look up every child in the table first.
-const ETC_EMPTIES: u32 = 12;
+const ETC_EMPTIES: u32 = 15;
 /// Weight of one opponent reply in fastest-first ordering.
 const REPLY_WEIGHT: i32 = 64;
 /// Nodes with at least this many empties order with a two-ply look-ahead.
 const LOOKAHEAD_EMPTIES: u32 = 14;
 /// Weight of the mobility kept after the opponent's best reply.
 const LOOKAHEAD_WEIGHT: i32 = 32;
+/// Nodes with at least this many empties also order by the evaluation of
+/// each child (far from the end, mobility alone misjudges many moves).
+const EVAL_ORDER_EMPTIES: u32 = 16;
+/// Ordering weight of one disc of evaluation (in the units of the keys,
+/// where one opponent reply weighs [`REPLY_WEIGHT`]).
+const EVAL_DISC_WEIGHT: i32 = 32;
 /// Ordering bonus of a move into a region with an odd number of empties.
 const PARITY_BONUS: i32 = 8;
 /// Ordering bonus of the transposition table's move.
@@ -39,15 +45,23 @@ const MAX_NODE_MOVES: usize = 144;
 /// A score bound beyond every real score, in discs.
 pub const DISC_INFINITY: i32 = 1000;
 
-/// Solves `pos` within (`alpha`, `beta`) in score units, fail-soft. The
-/// result is exact when strictly inside the window, a bound otherwise, and
-/// meaningless when the context's control stopped the search.
-pub fn solve_window<B: EndgameBoard>(ctx: &mut SearchContext, pos: &B, alpha: i32, beta: i32) -> i32 {
+/// Solves `pos` within (`alpha`, `beta`) in score units, fail-soft, using
+/// `eval` to order moves far from the end. The result is exact when strictly
+/// inside the window, a bound otherwise, and meaningless when the context's
+/// control stopped the search.
+pub fn solve_window<B: EndgameBoard, E: Evaluator<B> + ?Sized>(
+    ctx: &mut SearchContext,
+    eval: &E,
+    pos: &B,
+    alpha: i32,
+    beta: i32,
+) -> i32 {
     let alpha = alpha.div_euclid(SCORE_PER_DISC).clamp(-DISC_INFINITY, DISC_INFINITY);
     let beta = (beta + SCORE_PER_DISC - 1).div_euclid(SCORE_PER_DISC).clamp(-DISC_INFINITY, DISC_INFINITY);
     let regions = B::parity_regions();
     let empties = pos.empty_cells();
-    let score = crate::cpu::dispatch!(solve_node::<B>(ctx, &regions, pos, alpha, beta, empties, empties.count()));
+    let score =
+        crate::cpu::dispatch!(solve_node::<B, E>(ctx, eval, &regions, pos, alpha, beta, empties, empties.count()));
     score * SCORE_PER_DISC
 }
 
@@ -95,8 +109,10 @@ fn odd_regions<C: BitSet>(regions: &[C; PARITY_REGIONS], empties: C) -> C {
 crate::cpu::multiversion! {
     /// The value of `pos` (with `count` empty cells `empties`) for the side
     /// to move, in discs, fail-soft within (`alpha`, `beta`).
-    fn solve_node<B: EndgameBoard>(
+    #[allow(clippy::too_many_arguments)]
+    fn solve_node<B: EndgameBoard, E: Evaluator<B> + ?Sized>(
         ctx: &mut SearchContext,
+        eval: &E,
         regions: &[B::Cells; PARITY_REGIONS],
         pos: &B,
         mut alpha: i32,
@@ -124,7 +140,7 @@ crate::cpu::multiversion! {
                 }
                 moved = true;
                 let child = pos.after(cell, flips);
-                let v = -solve_node::<B>(ctx, regions, &child, -beta, -alpha, empties - B::Cells::bit(cell), count - 1);
+                let v = -solve_node::<B, E>(ctx, eval, regions, &child, -beta, -alpha, empties - B::Cells::bit(cell), count - 1);
                 if v > best {
                     best = v;
                     if v > alpha {
@@ -139,7 +155,7 @@ crate::cpu::multiversion! {
                 if pos.opponent_move_cells().is_empty() {
                     return pos.final_discs();
                 }
-                return -solve_node::<B>(ctx, regions, &pos.passed(), -beta, -alpha, empties, count);
+                return -solve_node::<B, E>(ctx, eval, regions, &pos.passed(), -beta, -alpha, empties, count);
             }
             return best;
         }
@@ -149,7 +165,7 @@ crate::cpu::multiversion! {
             if pos.opponent_move_cells().is_empty() {
                 return pos.final_discs();
             }
-            return -solve_node::<B>(ctx, regions, &pos.passed(), -beta, -alpha, empties, count);
+            return -solve_node::<B, E>(ctx, eval, regions, &pos.passed(), -beta, -alpha, empties, count);
         }
         if let Some(ceiling) = pos.score_ceiling(alpha)
             && ceiling <= alpha
@@ -166,7 +182,9 @@ crate::cpu::multiversion! {
                     return score;
                 }
             }
-            table_move = entry.best;
+            if entry.is_solved() {
+                table_move = entry.best;
+            }
         }
 
         // Fastest first: few opponent replies, good cells, the table's move.
@@ -190,6 +208,9 @@ crate::cpu::multiversion! {
             let mut order = B::cell_priority(cell) - REPLY_WEIGHT * replies - POTENTIAL_WEIGHT * child.potential_mobility() as i32;
             if count >= LOOKAHEAD_EMPTIES {
                 order += LOOKAHEAD_WEIGHT * mobility_after_best_reply(&child);
+            }
+            if count >= EVAL_ORDER_EMPTIES {
+                order -= EVAL_DISC_WEIGHT * eval.evaluate(&child) / SCORE_PER_DISC;
             }
             if odd.contains(cell) {
                 order += PARITY_BONUS;
@@ -219,11 +240,11 @@ crate::cpu::multiversion! {
             let child = pos.after(cell, pos.flipped(cell));
             let rest = empties - B::Cells::bit(cell);
             let v = if i == 0 {
-                -solve_node::<B>(ctx, regions, &child, -beta, -alpha, rest, count - 1)
+                -solve_node::<B, E>(ctx, eval, regions, &child, -beta, -alpha, rest, count - 1)
             } else {
-                let probe = -solve_node::<B>(ctx, regions, &child, -alpha - 1, -alpha, rest, count - 1);
+                let probe = -solve_node::<B, E>(ctx, eval, regions, &child, -alpha - 1, -alpha, rest, count - 1);
                 if probe > alpha && probe < beta {
-                    -solve_node::<B>(ctx, regions, &child, -beta, -probe, rest, count - 1)
+                    -solve_node::<B, E>(ctx, eval, regions, &child, -beta, -probe, rest, count - 1)
                 } else {
                     probe
                 }
@@ -249,15 +270,4 @@ crate::cpu::multiversion! {
         }
         best
     }
-}
-
-/// Plays the exact solve of `pos` through the [`SearchGame::solve_exact`]
-/// hook of a game that implements [`EndgameBoard`].
-pub fn solve_hook<B: EndgameBoard + SearchGame>(
-    ctx: &mut SearchContext,
-    pos: &B,
-    alpha: i32,
-    beta: i32,
-) -> Option<i32> {
-    Some(solve_window(ctx, pos, alpha, beta))
 }

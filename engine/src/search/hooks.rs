@@ -7,6 +7,7 @@
 
 use super::control::SearchContext;
 use crate::bitboard::BitSet;
+use crate::eval::Evaluator;
 use crate::game::Game;
 
 /// Move indices are below this bound (history and transposition tables).
@@ -38,8 +39,15 @@ pub trait SearchGame: Game {
 
     /// Solves this state exactly within the window (`alpha`, `beta`) in score
     /// units, when the game has an exact solver and [`SearchGame::plies_to_end`]
-    /// is known. Fail-soft. `None` when the game has no solver.
-    fn solve_exact(&self, _ctx: &mut SearchContext, _alpha: i32, _beta: i32) -> Option<i32> {
+    /// is known; `eval` may guide its move ordering. Fail-soft. `None` when
+    /// the game has no solver.
+    fn solve_exact<E: Evaluator<Self> + ?Sized>(
+        &self,
+        _ctx: &mut SearchContext,
+        _eval: &E,
+        _alpha: i32,
+        _beta: i32,
+    ) -> Option<i32> {
         None
     }
 }

@@ -68,6 +68,12 @@ fn engine_evaluator<G: Geometry>(
     }))
 }
 
+/// What `duo-calibrate` measures (`nps`) on the machine the search's
+/// exact-solve switch was tuned on (2-core AMD EPYC, AVX-512 code path):
+/// an engine configured with an `nps_hint` scales the time it expects the
+/// solver to need by `nps_hint / REFERENCE_NPS`.
+pub const REFERENCE_NPS: f64 = 1.5e6;
+
 /// The strong engine as a player of Reversi on geometry `G`.
 pub struct ReversiEngine<G: Geometry> {
     variant: Variant,
@@ -94,7 +100,8 @@ impl<G: Geometry> ReversiEngine<G> {
         } else if time.is_none() && config.depth.is_none() && config.nodes.is_none() {
             time = Some(TimePlan::fixed(UNTIMED_MOVE_TIME));
         }
-        Limits { depth: config.depth, nodes: config.nodes, time, solve: false }
+        let speed = config.nps_hint.map(|nps| nps / REFERENCE_NPS);
+        Limits { depth: config.depth, nodes: config.nodes, time, solve: false, speed }
     }
 
     /// Searches `state` within `limits` (for analysis tools).

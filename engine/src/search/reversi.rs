@@ -5,6 +5,7 @@ use super::control::SearchContext;
 use super::endgame;
 use super::hooks::{EndgameBoard, PARITY_REGIONS, SearchGame};
 use crate::bitboard::BitSet;
+use crate::eval::Evaluator;
 use crate::game::Game;
 use crate::reversi::{Geometry, Move, Position, first_column, last_column, neighbours};
 
@@ -134,8 +135,14 @@ impl<G: Geometry> SearchGame for Position<G> {
         (1.0 - f64::from(self.empty_count()) / total).clamp(0.0, 1.0)
     }
 
-    fn solve_exact(&self, ctx: &mut SearchContext, alpha: i32, beta: i32) -> Option<i32> {
-        Some(endgame::solve_window(ctx, self, alpha, beta))
+    fn solve_exact<E: Evaluator<Self> + ?Sized>(
+        &self,
+        ctx: &mut SearchContext,
+        eval: &E,
+        alpha: i32,
+        beta: i32,
+    ) -> Option<i32> {
+        Some(endgame::solve_window(ctx, eval, self, alpha, beta))
     }
 }
 

@@ -29,6 +29,11 @@ const HINT_DEPTH: u32 = 4;
 const TABLE_MOVE_BONUS: i32 = 1 << 28;
 /// History scores are halved when one exceeds this.
 const HISTORY_LIMIT: i32 = 1 << 20;
+/// Depth of the midgame search that gives the exact solve its first guess
+/// when no midgame iteration ran before it.
+const GUESS_DEPTH: u32 = 6;
+/// First half-width of the exact solve's aspiration window.
+const EXACT_ASPIRATION: i32 = 2 * SCORE_PER_DISC;
 /// Stack entries reserved per ply (more than any position's moves).
 const STACK_PER_PLY: usize = 384;
 /// The exact solve from the root is tried with this many plies to go when
@@ -60,6 +65,9 @@ pub struct Limits {
     /// Solve exactly at once, without midgame iterations first (for games
     /// with an exact solver).
     pub solve: bool,
+    /// This machine's search speed relative to the machine the exact-solve
+    /// switch was measured on (`None`: the same).
+    pub speed: Option<f64>,
 }
 
 /// The outcome of a search.
@@ -80,9 +88,15 @@ pub struct SearchResult<M> {
     pub seconds: f64,
 }
 
-/// The plies the exact solver is expected to finish within `hard` seconds.
-fn solve_plies(hard: f64) -> u32 {
-    let doublings = hard.max(1e-6).log2();
+/// Relative speeds outside this range are taken as measurement errors and
+/// clamped.
+const SPEED_RANGE: (f64, f64) = (0.25, 4.0);
+
+/// The plies the exact solver is expected to finish within `hard` seconds
+/// on a machine `speed` times as fast as the one the constants were measured on.
+pub(super) fn solve_plies(hard: f64, speed: Option<f64>) -> u32 {
+    let speed = speed.unwrap_or(1.0).clamp(SPEED_RANGE.0, SPEED_RANGE.1);
+    let doublings = (hard * speed).max(1e-6).log2();
     (SOLVE_PLIES_AT_ONE_SECOND + SOLVE_PLIES_PER_DOUBLING * doublings).max(0.0) as u32
 }
 
@@ -155,15 +169,15 @@ impl<G: SearchGame, E: Evaluator<G> + ?Sized> Searcher<G, E> {
             Some(e) if limits.solve => e.max(1),
             _ => 1,
         };
-        let mut prev_score = 0;
+        let mut prev_score = None;
         while depth <= max_depth {
             // The first iteration always finishes: there is always a move.
             self.ctx.control.arm(depth > 1 || limits.solve);
             let exact = end.is_some_and(|e| depth >= e);
             let outcome = if exact {
-                self.solve_iteration(&mut root_pos, depth)
+                self.solve_iteration(&mut root_pos, depth, prev_score)
             } else {
-                self.aspiration_iteration(&mut root_pos, depth, prev_score)
+                self.aspiration_iteration(&mut root_pos, depth, prev_score.unwrap_or(0))
             };
             if let Some((best, score)) = outcome.partial_best {
                 // A move that beat the previous best in an unfinished iteration.
@@ -178,7 +192,7 @@ impl<G: SearchGame, E: Evaluator<G> + ?Sized> Searcher<G, E> {
             result.score = Some(outcome.score);
             result.depth = depth;
             result.exact = exact;
-            prev_score = outcome.score;
+            prev_score = Some(outcome.score);
             if exact {
                 break;
             }
@@ -198,7 +212,9 @@ impl<G: SearchGame, E: Evaluator<G> + ?Sized> Searcher<G, E> {
                 && depth < e
                 && depth + SOLVE_WARM_UP_GAP >= e
                 && limits.depth.is_none_or(|d| d >= e)
-                && limits.time.is_none_or(|plan| e <= ALWAYS_SOLVE_PLIES || e <= solve_plies(plan.hard - spent))
+                && limits
+                    .time
+                    .is_none_or(|plan| e <= ALWAYS_SOLVE_PLIES || e <= solve_plies(plan.hard - spent, limits.speed))
             {
                 depth = e;
             }
@@ -231,20 +247,47 @@ impl<G: SearchGame, E: Evaluator<G> + ?Sized> Searcher<G, E> {
         }
     }
 
-    /// The exact solve: win/loss/draw first, then the exact margin.
-    fn solve_iteration(&mut self, pos: &mut G, depth: u32) -> Iteration<G::Move> {
+    /// The exact solve: win/loss/draw first, then the exact margin inside
+    /// aspiration windows around `guess` (the last midgame score; without
+    /// one, a shallow midgame search first gives it and orders the root).
+    fn solve_iteration(&mut self, pos: &mut G, depth: u32, guess: Option<i32>) -> Iteration<G::Move> {
+        let guess = match guess {
+            Some(g) => g,
+            None => {
+                let it = self.aspiration_iteration(pos, GUESS_DEPTH.min(depth - 1).max(1), 0);
+                if !it.complete {
+                    return it;
+                }
+                it.score
+            }
+        };
         let wld = self.root_iteration(pos, depth, -1, 1);
         if !wld.complete || wld.score == 0 {
             return wld;
         }
-        let (alpha, beta) = if wld.score > 0 { (wld.score - 1, INFINITY) } else { (-INFINITY, wld.score + 1) };
-        let exact = self.root_iteration(pos, depth, alpha, beta);
-        if exact.complete {
-            return exact;
+        let wld_move = self.root[0];
+        // The margin lies beyond the proven side of zero.
+        let (lo, hi) = if wld.score > 0 { (wld.score - 1, INFINITY) } else { (-INFINITY, wld.score + 1) };
+        let centre = guess.clamp(lo + 1, hi - 1);
+        let mut widen = EXACT_ASPIRATION;
+        let (mut alpha, mut beta) = ((centre - widen).max(lo), (centre + widen).min(hi));
+        loop {
+            let it = self.root_iteration(pos, depth, alpha, beta);
+            if !it.complete {
+                // Out of time: the win/draw/loss move stands unless this
+                // search already proved a move at least as good.
+                return Iteration { partial_best: it.partial_best.or(Some((wld_move, wld.score))), ..it };
+            }
+            if it.score <= alpha && alpha > lo {
+                widen *= 2;
+                alpha = (it.score - widen).max(lo);
+            } else if it.score >= beta && beta < hi {
+                widen *= 2;
+                beta = (it.score + widen).min(hi);
+            } else {
+                return it;
+            }
         }
-        // Out of time during the margin search: the win/draw/loss move stands
-        // unless the margin search already found a better one.
-        Iteration { partial_best: exact.partial_best.or(Some((self.root[0], wld.score))), ..exact }
     }
 
     /// Searches every root move at `depth` within (`alpha`, `beta`) and
@@ -326,7 +369,7 @@ crate::cpu::multiversion! {
         }
         if let Some(left) = pos.plies_to_end()
             && depth >= left
-            && let Some(v) = pos.solve_exact(&mut s.ctx, alpha, beta)
+            && let Some(v) = pos.solve_exact(&mut s.ctx, &*s.eval, alpha, beta)
         {
             return v;
         }

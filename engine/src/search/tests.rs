@@ -73,13 +73,13 @@ fn the_solver_matches_minimax_in_every_window() {
             let pos = random_position::<Size6>(variant, empties, &mut rng);
             let exact = minimax(&pos);
             for (a, b) in [(-100, 100), (exact - 1, exact + 1), (exact, exact + 1), (exact - 1, exact), (-3, 4)] {
-                let v = endgame::solve_window(&mut ctx, &pos, a * SCORE_PER_DISC, b * SCORE_PER_DISC);
+                let v = endgame::solve_window(&mut ctx, &DiscDifference, &pos, a * SCORE_PER_DISC, b * SCORE_PER_DISC);
                 check(&mut ctx, exact, v, a, b);
             }
         } else {
             let pos = random_position::<Size4>(variant, empties, &mut rng);
             let exact = minimax(&pos);
-            let v = endgame::solve_window(&mut ctx, &pos, -INFINITY, INFINITY);
+            let v = endgame::solve_window(&mut ctx, &DiscDifference, &pos, -INFINITY, INFINITY);
             check(&mut ctx, exact, v, -1000, 1000);
         }
     }
@@ -216,4 +216,19 @@ fn the_engine_beats_random_play() {
         }
     }
     assert!(wins >= 5, "{wins} of 6");
+}
+
+#[test]
+fn a_calibrated_faster_machine_solves_from_more_empties() {
+    // Twice the speed buys what twice the time buys, and a little more
+    // than the uncalibrated default; absurd calibrations are clamped.
+    assert_eq!(searcher::solve_plies(1.0, Some(2.0)), searcher::solve_plies(2.0, None));
+    assert!(searcher::solve_plies(1.0, Some(8.0)) > searcher::solve_plies(1.0, None));
+    assert!(searcher::solve_plies(1.0, Some(0.1)) < searcher::solve_plies(1.0, None));
+    assert_eq!(searcher::solve_plies(1.0, Some(1e9)), searcher::solve_plies(1.0, Some(1e3)));
+    let config = EngineConfig { nps_hint: Some(2.0 * REFERENCE_NPS), ..EngineConfig::default() };
+    let start: Position<Size12> = Variant::Duo12.start();
+    let clock = Clock { own_remaining: 300.0, opponent_remaining: 300.0 };
+    assert_eq!(ReversiEngine::limits(&config, &start, &clock).speed, Some(2.0));
+    assert_eq!(ReversiEngine::limits(&EngineConfig::default(), &start, &clock).speed, None);
 }
