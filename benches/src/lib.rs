@@ -1,7 +1,20 @@
-//! Shared inputs for the criterion benches: deterministic sample positions.
+//! Shared inputs for the criterion benches and the `bench` binary:
+//! deterministic sample positions, the fixed search suites (defined once
+//! here) and the small FFO endgame subset.
 
+use engine::agent::{Agent, Clock};
+use engine::cputime::CpuTimer;
 use engine::game::Game;
-use engine::reversi::{Geometry, Position, Variant};
+use engine::pente::eval::PatternEval as PenteEval;
+use engine::pente::search::{Limits as PenteLimits, Searcher as PenteSearcher};
+use engine::pente::{NearRandomAgent, Position as PentePosition};
+use engine::reversi::{Geometry, Position, Size8, Size12, Variant};
+use engine::search::ffo::{self, FfoPosition};
+use engine::search::{EngineConfig, Limits, ReversiEngine};
+use std::fmt;
+use std::path::Path;
+use std::str::FromStr;
+use std::time::Duration;
 
 /// A small deterministic generator (SplitMix64), so every run benches the
 /// same positions without a dependency.
@@ -18,6 +31,22 @@ impl SplitMix {
         z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
         z ^ (z >> 31)
     }
+
+    /// A uniform-enough index below `len` (which must not be 0).
+    fn below(&mut self, len: usize) -> usize {
+        (self.next() % len as u64) as usize
+    }
+}
+
+/// The CPU time of `iters` calls of `routine`, for criterion's
+/// `iter_custom`: CPU time, unlike wall time, does not grow when other jobs
+/// share the machine.
+pub fn cpu_time<T>(iters: u64, mut routine: impl FnMut() -> T) -> Duration {
+    let timer = CpuTimer::start();
+    for _ in 0..iters {
+        std::hint::black_box(routine());
+    }
+    timer.elapsed()
 }
 
 /// Every position of random games of `variant` from its start, `games`
@@ -30,9 +59,383 @@ pub fn playout_positions<G: Geometry>(variant: Variant, games: usize, seed: u64)
         while !pos.is_terminal() {
             positions.push(pos);
             let moves = pos.legal_moves();
-            let pick = (rng.next() % moves.len() as u64) as usize;
-            pos = pos.play(moves[pick]);
+            pos = pos.play(moves[rng.below(moves.len())]);
         }
     }
     positions
+}
+
+/// Every position of `games` Pente games between two copies of the graders'
+/// near-random agent (seeded by `seed` and `seed + 1`), cut off after
+/// `max_plies` moves: Pente games between random players are long.
+pub fn pente_playout_positions(games: usize, max_plies: usize, seed: u64) -> Vec<PentePosition> {
+    let mut positions = Vec::new();
+    for game in 0..games as u64 {
+        let mut players = [NearRandomAgent::new(seed + 2 * game), NearRandomAgent::new(seed + 2 * game + 1)];
+        let mut pos = PentePosition::new();
+        for ply in 0..max_plies {
+            if pos.is_terminal() {
+                break;
+            }
+            positions.push(pos.clone());
+            let mv = players[ply % 2].choose(&pos, &Clock::UNLIMITED).mv;
+            pos = pos.result(mv);
+        }
+    }
+    positions
+}
+
+/// Expected total nodes of the [`Suite::Othello8`] suite. When a search
+/// change alters it, `cargo run --release -p benches --bin bench` prints the
+/// new count: update it here in the same commit as the change, and quote the
+/// old and new counts in the commit message.
+pub const OTHELLO8_NODES: u64 = 1_030_866;
+/// Expected total nodes of the [`Suite::Duo12`] suite (update as for
+/// [`OTHELLO8_NODES`]).
+pub const DUO12_NODES: u64 = 710_077;
+/// Expected total nodes of the [`Suite::Pente`] suite (update as for
+/// [`OTHELLO8_NODES`]).
+pub const PENTE_NODES: u64 = 145_154;
+
+/// Transposition table of every Reversi suite search, in MiB (cleared
+/// before each position).
+pub const REVERSI_TT_MB: usize = 16;
+/// Transposition table of every Pente suite search, in MiB (cleared before
+/// each position).
+pub const PENTE_TT_MB: usize = 16;
+/// Moves the Pente root VCF probe may make per position.
+pub const PENTE_VCF_NODES: u64 = 20_000;
+
+/// Seed of the random games the Reversi suite positions come from.
+const REVERSI_SUITE_SEED: u64 = 8;
+/// Random games each Reversi suite samples.
+const REVERSI_SUITE_GAMES: usize = 2;
+/// Empty cells at which the othello8 suite samples each game.
+const OTHELLO8_STAGES: [u32; 3] = [48, 38, 28];
+/// Empty cells at which the duo12 suite samples each game.
+const DUO12_STAGES: [u32; 3] = [120, 100, 80];
+/// Seed of the random games the Pente suite positions come from.
+const PENTE_SUITE_SEED: u64 = 19;
+/// Random games the Pente suite samples.
+const PENTE_SUITE_GAMES: usize = 2;
+/// Moves played at which the Pente suite samples each game.
+const PENTE_STAGES: [usize; 3] = [6, 14, 24];
+
+/// One of the fixed search suites: a few seeded positions of one game, each
+/// searched to a fixed depth from a cleared table, with no time limit, so
+/// that the node count is exactly reproducible.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Suite {
+    /// 8x8 Othello with the strong engine.
+    Othello8,
+    /// 12x12 Duo-Othello with the strong engine.
+    Duo12,
+    /// Pente with its own search.
+    Pente,
+}
+
+impl Suite {
+    /// Every suite, in report order.
+    pub const ALL: [Suite; 3] = [Suite::Othello8, Suite::Duo12, Suite::Pente];
+
+    /// The suite's name on the command line and in reports.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Suite::Othello8 => "othello8",
+            Suite::Duo12 => "duo12",
+            Suite::Pente => "pente",
+        }
+    }
+
+    /// The fixed search depth of every position of the suite (chosen so that
+    /// the suite takes 0.3-0.6 CPU seconds on the project machine).
+    pub const fn depth(self) -> u32 {
+        match self {
+            Suite::Othello8 => 8,
+            Suite::Duo12 => 8,
+            Suite::Pente => 6,
+        }
+    }
+
+    /// The node count the suite must reproduce.
+    pub const fn expected_nodes(self) -> u64 {
+        match self {
+            Suite::Othello8 => OTHELLO8_NODES,
+            Suite::Duo12 => DUO12_NODES,
+            Suite::Pente => PENTE_NODES,
+        }
+    }
+
+    /// The name of the constant holding [`Suite::expected_nodes`].
+    pub const fn nodes_constant(self) -> &'static str {
+        match self {
+            Suite::Othello8 => "OTHELLO8_NODES",
+            Suite::Duo12 => "DUO12_NODES",
+            Suite::Pente => "PENTE_NODES",
+        }
+    }
+}
+
+impl fmt::Display for Suite {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Suite {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Suite::ALL.into_iter().find(|suite| suite.name() == s).ok_or_else(|| {
+            let names: Vec<_> = Suite::ALL.iter().map(|suite| suite.name()).collect();
+            format!("unknown suite {s:?}: expected one of {}", names.join(", "))
+        })
+    }
+}
+
+/// What one run of a suite did.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SuiteRun {
+    /// Nodes searched over all positions.
+    pub nodes: u64,
+    /// CPU seconds the searches took (table clearing excluded).
+    pub seconds: f64,
+}
+
+impl SuiteRun {
+    /// Nodes per CPU second.
+    pub fn nps(&self) -> f64 {
+        self.nodes as f64 / self.seconds.max(1e-9)
+    }
+
+    /// The CPU time as a duration (for criterion's custom timing).
+    pub fn duration(&self) -> Duration {
+        Duration::from_secs_f64(self.seconds)
+    }
+}
+
+/// A suite set up once (positions drawn, tables allocated) and run as often
+/// as asked.
+pub struct SuiteRunner {
+    suite: Suite,
+    searches: Searches,
+}
+
+/// The per-game state of a [`SuiteRunner`].
+enum Searches {
+    Othello8(ReversiSearches<Size8>),
+    Duo12(ReversiSearches<Size12>),
+    Pente(PenteSearches),
+}
+
+impl SuiteRunner {
+    /// Draws the positions of `suite` and allocates its searcher.
+    pub fn new(suite: Suite) -> Self {
+        let searches = match suite {
+            Suite::Othello8 => Searches::Othello8(ReversiSearches::new(Variant::Othello8, &OTHELLO8_STAGES)),
+            Suite::Duo12 => Searches::Duo12(ReversiSearches::new(Variant::Duo12, &DUO12_STAGES)),
+            Suite::Pente => Searches::Pente(PenteSearches::new()),
+        };
+        SuiteRunner { suite, searches }
+    }
+
+    /// The suite this runs.
+    pub fn suite(&self) -> Suite {
+        self.suite
+    }
+
+    /// Positions of the suite.
+    pub fn len(&self) -> usize {
+        match &self.searches {
+            Searches::Othello8(s) => s.positions.len(),
+            Searches::Duo12(s) => s.positions.len(),
+            Searches::Pente(s) => s.positions.len(),
+        }
+    }
+
+    /// True when the suite has no position (never for the fixed suites).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Searches every position of the suite to its depth from a cleared table.
+    pub fn run(&mut self) -> SuiteRun {
+        let depth = self.suite.depth();
+        match &mut self.searches {
+            Searches::Othello8(s) => s.run(depth),
+            Searches::Duo12(s) => s.run(depth),
+            Searches::Pente(s) => s.run(depth),
+        }
+    }
+}
+
+/// The first position of each random game at or below each number of
+/// empties in `stages` that is not finished and offers a real choice
+/// (two moves or more), `games` games seeded by `seed`.
+fn staged_positions<G: Geometry>(variant: Variant, stages: &[u32], games: usize, seed: u64) -> Vec<Position<G>> {
+    let mut rng = SplitMix(seed);
+    let mut positions = Vec::new();
+    let mut sampled_games = 0;
+    while sampled_games < games {
+        let mut pos: Position<G> = variant.start();
+        let mut sampled = Vec::new();
+        for &empties in stages {
+            while !pos.is_terminal() && (pos.empty_count() > empties || pos.legal_moves().len() < 2) {
+                let moves = pos.legal_moves();
+                pos = pos.play(moves[rng.below(moves.len())]);
+            }
+            if pos.is_terminal() {
+                break;
+            }
+            sampled.push(pos);
+        }
+        // A game that ended before its last stage is replaced by the next one.
+        if sampled.len() == stages.len() {
+            positions.extend(sampled);
+            sampled_games += 1;
+        }
+    }
+    positions
+}
+
+/// The positions of a Reversi suite and the engine that searches them.
+struct ReversiSearches<G: Geometry> {
+    positions: Vec<Position<G>>,
+    engine: ReversiEngine<G>,
+}
+
+impl<G: Geometry> ReversiSearches<G> {
+    fn new(variant: Variant, stages: &[u32]) -> Self {
+        let config = EngineConfig { tt_mb: REVERSI_TT_MB, ..EngineConfig::default() };
+        let engine = ReversiEngine::new(variant, config).expect("the compiled-in weights need no file");
+        ReversiSearches {
+            positions: staged_positions(variant, stages, REVERSI_SUITE_GAMES, REVERSI_SUITE_SEED),
+            engine,
+        }
+    }
+
+    fn run(&mut self, depth: u32) -> SuiteRun {
+        let limits = Limits { depth: Some(depth), ..Limits::default() };
+        let mut run = SuiteRun::default();
+        for pos in &self.positions {
+            self.engine.new_game();
+            let r = self.engine.search(pos, &limits);
+            run.nodes += r.nodes;
+            run.seconds += r.seconds;
+        }
+        run
+    }
+}
+
+/// The positions of the Pente suite and the searcher for them.
+struct PenteSearches {
+    positions: Vec<PentePosition>,
+    searcher: PenteSearcher<PenteEval>,
+}
+
+impl PenteSearches {
+    fn new() -> Self {
+        let longest = PENTE_STAGES.iter().max().copied().unwrap_or(0) + 1;
+        let mut positions = Vec::new();
+        let mut seed = PENTE_SUITE_SEED;
+        while positions.len() < PENTE_SUITE_GAMES * PENTE_STAGES.len() {
+            let game = pente_playout_positions(1, longest, seed);
+            seed += 2;
+            let sampled: Vec<_> = PENTE_STAGES.iter().filter_map(|&stones| game.get(stones).cloned()).collect();
+            if sampled.len() == PENTE_STAGES.len() {
+                positions.extend(sampled);
+            }
+        }
+        PenteSearches { positions, searcher: PenteSearcher::new(PenteEval::default(), PENTE_TT_MB) }
+    }
+
+    fn run(&mut self, depth: u32) -> SuiteRun {
+        let limits =
+            PenteLimits { soft: Duration::MAX, hard: Duration::MAX, max_depth: depth, vcf_nodes: PENTE_VCF_NODES };
+        let mut run = SuiteRun::default();
+        for pos in &self.positions {
+            self.searcher.clear();
+            let timer = CpuTimer::start();
+            let outcome = self.searcher.choose(pos, limits);
+            run.seconds += timer.elapsed().as_secs_f64();
+            run.nodes += outcome.nodes;
+        }
+        run
+    }
+}
+
+/// FFO positions (numbers) of the endgame bench: 16-18 empties, together
+/// solved in about a quarter of a CPU second.
+pub const ENDGAME_SUBSET: [usize; 9] = [13, 14, 15, 16, 17, 18, 19, 22, 23];
+
+/// The [`ENDGAME_SUBSET`] positions, read from the folder named by the
+/// `FFO_DIR` environment variable or else the nearest `shared/data/ffo`
+/// above `start`.
+pub fn endgame_positions(start: &Path) -> Result<Vec<FfoPosition>, String> {
+    let dir = std::env::var_os("FFO_DIR")
+        .map(Into::into)
+        .or_else(|| ffo::find_suite_dir(start))
+        .ok_or_else(|| format!("no shared/data/ffo folder above {}: set FFO_DIR", start.display()))?;
+    let suite = ffo::read_suite(&dir)?;
+    let subset: Vec<_> = suite.into_iter().filter(|p| ENDGAME_SUBSET.contains(&p.number)).collect();
+    if subset.len() != ENDGAME_SUBSET.len() {
+        return Err(format!("{}: positions {ENDGAME_SUBSET:?} not all found", dir.display()));
+    }
+    Ok(subset)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The "asserted once" guard: a change of search behaviour changes a
+    /// count (update the constants as their doc comment says).
+    #[test]
+    fn suites_reproduce_their_node_counts() {
+        for suite in Suite::ALL {
+            let run = SuiteRunner::new(suite).run();
+            assert_eq!(run.nodes, suite.expected_nodes(), "suite {suite}");
+        }
+    }
+
+    #[test]
+    fn suite_names_round_trip() {
+        for suite in Suite::ALL {
+            assert_eq!(suite.name().parse::<Suite>(), Ok(suite));
+        }
+        assert!("chess".parse::<Suite>().is_err());
+    }
+
+    /// The same counts on the slower code paths: the test binary runs the
+    /// count test again with `ENGINE_CODE_PATH` capped (the engine picks
+    /// its path once per process).
+    #[test]
+    fn every_code_path_reproduces_the_node_counts() {
+        let exe = std::env::current_exe().expect("the test binary's path");
+        for path in ["portable", "avx2"] {
+            let out = std::process::Command::new(&exe)
+                .args(["--exact", "tests::suites_reproduce_their_node_counts", "--test-threads", "1"])
+                .env(engine::CODE_PATH_VARIABLE, path)
+                .output()
+                .expect("the test binary runs");
+            let stdout = String::from_utf8_lossy(&out.stdout);
+            assert!(out.status.success(), "code path {path}:\n{stdout}{}", String::from_utf8_lossy(&out.stderr));
+            assert!(stdout.contains("1 passed"), "code path {path} ran no test:\n{stdout}");
+        }
+    }
+
+    #[test]
+    fn suites_sample_positions_with_a_choice_at_each_stage() {
+        for suite in Suite::ALL {
+            assert_eq!(SuiteRunner::new(suite).len(), 6, "suite {suite}");
+        }
+        let positions = staged_positions::<Size8>(Variant::Othello8, &OTHELLO8_STAGES, 2, REVERSI_SUITE_SEED);
+        for (pos, &empties) in positions.iter().zip(OTHELLO8_STAGES.iter().cycle()) {
+            assert!(pos.empty_count() <= empties && pos.legal_moves().len() >= 2);
+        }
+        let positions = staged_positions::<Size12>(Variant::Duo12, &DUO12_STAGES, 2, REVERSI_SUITE_SEED);
+        for (pos, &empties) in positions.iter().zip(DUO12_STAGES.iter().cycle()) {
+            assert!(pos.empty_count() <= empties && pos.legal_moves().len() >= 2);
+        }
+    }
 }
