@@ -95,7 +95,7 @@ pub const OTHELLO8_NODES: u64 = 1_030_866;
 pub const DUO12_NODES: u64 = 710_077;
 /// Expected total nodes of the [`Suite::Pente`] suite (update as for
 /// [`OTHELLO8_NODES`]).
-pub const PENTE_NODES: u64 = 145_154;
+pub const PENTE_NODES: u64 = 146_478;
 
 /// Transposition table of every Reversi suite search, in MiB (cleared
 /// before each position).
@@ -117,9 +117,19 @@ const DUO12_STAGES: [u32; 3] = [120, 100, 80];
 /// Seed of the random games the Pente suite positions come from.
 const PENTE_SUITE_SEED: u64 = 19;
 /// Random games the Pente suite samples.
-const PENTE_SUITE_GAMES: usize = 2;
+const PENTE_SUITE_GAMES: usize = 3;
 /// Moves played at which the Pente suite samples each game.
-const PENTE_STAGES: [usize; 3] = [6, 14, 24];
+const PENTE_STAGES: [usize; 3] = [8, 16, 24];
+/// Near-random moves that open each Pente suite game.
+const PENTE_RANDOM_MOVES: usize = 4;
+/// The rest of each Pente suite game is played by the search at this depth.
+const PENTE_PLAYOUT_DEPTH: u32 = 2;
+/// Transposition table of that play, in MiB.
+const PENTE_PLAYOUT_TT_MB: usize = 1;
+/// Pente suite games are given up after this many moves.
+const PENTE_MAX_PLIES: usize = 60;
+/// Search scores from this far up are won (or lost) positions.
+const PENTE_DECIDED: i32 = engine::pente::search::WIN / 2;
 
 /// One of the fixed search suites: a few seeded positions of one game, each
 /// searched to a fixed depth from a cleared table, with no time limit, so
@@ -153,7 +163,7 @@ impl Suite {
         match self {
             Suite::Othello8 => 8,
             Suite::Duo12 => 8,
-            Suite::Pente => 6,
+            Suite::Pente => 4,
         }
     }
 
@@ -327,6 +337,39 @@ impl<G: Geometry> ReversiSearches<G> {
     }
 }
 
+/// Positions of one Pente game: the first one at or after each number of
+/// moves in [`PENTE_STAGES`] that a one-ply search (with the suite's VCF
+/// probe) does not find won or lost. The game opens with
+/// [`PENTE_RANDOM_MOVES`] near-random moves (agents seeded by `seed` and
+/// `seed + 1`), then both sides play the search at [`PENTE_PLAYOUT_DEPTH`]
+/// (random play soon leaves positions that are decided at once). Fewer
+/// positions when the game ends early.
+fn pente_staged_positions(seed: u64) -> Vec<PentePosition> {
+    let mut openers = [NearRandomAgent::new(seed), NearRandomAgent::new(seed + 1)];
+    let mut searcher = PenteSearcher::new(PenteEval::default(), PENTE_PLAYOUT_TT_MB);
+    let mut search = |pos: &PentePosition, max_depth, vcf_nodes| {
+        searcher.clear();
+        searcher.choose(pos, PenteLimits { soft: Duration::MAX, hard: Duration::MAX, max_depth, vcf_nodes })
+    };
+    let mut pos = PentePosition::new();
+    let mut sampled = Vec::new();
+    for ply in 0..PENTE_MAX_PLIES {
+        if pos.is_terminal() || sampled.len() == PENTE_STAGES.len() {
+            break;
+        }
+        if ply >= PENTE_STAGES[sampled.len()] && search(&pos, 1, PENTE_VCF_NODES).score.abs() < PENTE_DECIDED {
+            sampled.push(pos.clone());
+        }
+        let mv = if ply < PENTE_RANDOM_MOVES {
+            openers[ply % 2].choose(&pos, &Clock::UNLIMITED).mv
+        } else {
+            search(&pos, PENTE_PLAYOUT_DEPTH, 0).mv
+        };
+        pos = pos.result(mv);
+    }
+    sampled
+}
+
 /// The positions of the Pente suite and the searcher for them.
 struct PenteSearches {
     positions: Vec<PentePosition>,
@@ -335,13 +378,11 @@ struct PenteSearches {
 
 impl PenteSearches {
     fn new() -> Self {
-        let longest = PENTE_STAGES.iter().max().copied().unwrap_or(0) + 1;
         let mut positions = Vec::new();
         let mut seed = PENTE_SUITE_SEED;
         while positions.len() < PENTE_SUITE_GAMES * PENTE_STAGES.len() {
-            let game = pente_playout_positions(1, longest, seed);
+            let sampled = pente_staged_positions(seed);
             seed += 2;
-            let sampled: Vec<_> = PENTE_STAGES.iter().filter_map(|&stones| game.get(stones).cloned()).collect();
             if sampled.len() == PENTE_STAGES.len() {
                 positions.extend(sampled);
             }
@@ -426,9 +467,9 @@ mod tests {
 
     #[test]
     fn suites_sample_positions_with_a_choice_at_each_stage() {
-        for suite in Suite::ALL {
-            assert_eq!(SuiteRunner::new(suite).len(), 6, "suite {suite}");
-        }
+        assert_eq!(SuiteRunner::new(Suite::Othello8).len(), REVERSI_SUITE_GAMES * OTHELLO8_STAGES.len());
+        assert_eq!(SuiteRunner::new(Suite::Duo12).len(), REVERSI_SUITE_GAMES * DUO12_STAGES.len());
+        assert_eq!(SuiteRunner::new(Suite::Pente).len(), PENTE_SUITE_GAMES * PENTE_STAGES.len());
         let positions = staged_positions::<Size8>(Variant::Othello8, &OTHELLO8_STAGES, 2, REVERSI_SUITE_SEED);
         for (pos, &empties) in positions.iter().zip(OTHELLO8_STAGES.iter().cycle()) {
             assert!(pos.empty_count() <= empties && pos.legal_moves().len() >= 2);
