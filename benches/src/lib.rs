@@ -66,8 +66,9 @@ pub fn playout_positions<G: Geometry>(variant: Variant, games: usize, seed: u64)
 }
 
 /// Every position of `games` Pente games between two copies of the graders'
-/// near-random agent (seeded by `seed` and `seed + 1`), cut off after
-/// `max_plies` moves: Pente games between random players are long.
+/// near-random agent (game `g`'s seeded by `seed + 2g` and `seed + 2g + 1`),
+/// cut off after `max_plies` moves: Pente games between random players are
+/// long.
 pub fn pente_playout_positions(games: usize, max_plies: usize, seed: u64) -> Vec<PentePosition> {
     let mut positions = Vec::new();
     for game in 0..games as u64 {
@@ -131,7 +132,7 @@ const PENTE_MAX_PLIES: usize = 60;
 /// Search scores from this far up are won (or lost) positions.
 const PENTE_DECIDED: i32 = engine::pente::search::WIN / 2;
 
-/// One of the fixed search suites: a few seeded positions of one game, each
+/// One of the fixed search suites: a few seeded positions of one game type, each
 /// searched to a fixed depth from a cleared table, with no time limit, so
 /// that the node count is exactly reproducible.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -158,7 +159,7 @@ impl Suite {
     }
 
     /// The fixed search depth of every position of the suite (chosen so that
-    /// the suite takes 0.3-0.6 CPU seconds on the project machine).
+    /// the suite takes 0.3-0.7 CPU seconds on the project machine).
     pub const fn depth(self) -> u32 {
         match self {
             Suite::Othello8 => 8,
@@ -406,7 +407,7 @@ impl PenteSearches {
 }
 
 /// FFO positions (numbers) of the endgame bench: 16-18 empties, together
-/// solved in about a quarter of a CPU second.
+/// solved in about 0.15 CPU seconds.
 pub const ENDGAME_SUBSET: [usize; 9] = [13, 14, 15, 16, 17, 18, 19, 22, 23];
 
 /// The [`ENDGAME_SUBSET`] positions, read from the folder named by the
