@@ -12,8 +12,6 @@ use engine::pente;
 use engine::reference::MinimaxAgent;
 use engine::reversi::{Geometry, Move, Position, Variant, disc_char};
 use engine::search::{EngineConfig, ReversiEngine};
-use std::fmt;
-use std::str::FromStr;
 
 /// Separator between the side letter and the board rows in the flattened
 /// position form (`X/..../.OX./.XO./....`).
@@ -90,47 +88,9 @@ pub trait GameProtocol: Send + Sync {
     }
 }
 
-/// The game named by `--variant`: a Reversi variant or Pente.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GameChoice {
-    /// A Reversi variant.
-    Reversi(Variant),
-    /// Pente on 19x19.
-    Pente,
-}
-
-impl GameChoice {
-    /// The name of Pente on the command line.
-    pub const PENTE: &'static str = "pente";
-
-    /// The name on the command line and in `run.json`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            GameChoice::Reversi(v) => v.name(),
-            GameChoice::Pente => Self::PENTE,
-        }
-    }
-}
-
-impl fmt::Display for GameChoice {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for GameChoice {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, String> {
-        if s == Self::PENTE {
-            return Ok(GameChoice::Pente);
-        }
-        s.parse().map(GameChoice::Reversi).map_err(|_| {
-            let names: Vec<_> = Variant::ALL.iter().map(|v| v.name()).chain([Self::PENTE]).collect();
-            format!("unknown variant `{s}`: expected one of {}", names.join(", "))
-        })
-    }
-}
+/// The game named by `--variant`: a Reversi variant or Pente (the engine's
+/// weight key, which names the same choice for weight files and the tuner).
+pub type GameChoice = engine::eval::WeightKey;
 
 /// [`GameProtocol`] for a Reversi variant played on geometry `G`.
 #[derive(Clone, Copy, Debug)]
@@ -386,23 +346,27 @@ impl GameProtocol for PenteProtocol {
         Outcome { winner, score, counts, tiebreak: level && winner.is_some() }
     }
 
-    /// Depth and table size carry over; the other limits have no Pente
-    /// counterpart (the engine plans its own time from the game clock).
+    /// Depth, table size and a weights file carry over; the other limits
+    /// have no Pente counterpart (the engine plans its own time from the game
+    /// clock).
     fn engine(&self, config: EngineConfig) -> Result<Box<dyn Agent<pente::Position>>, String> {
         let unsupported = [
             ("nodes", config.nodes.is_some()),
             ("movetime", config.move_time.is_some()),
-            ("weights", config.weights.is_some()),
             ("nps", config.nps_hint.is_some()),
         ];
         if let Some((name, _)) = unsupported.iter().find(|(_, set)| *set) {
             return Err(format!(
-                "engine option `{name}` is not supported for pente: expected depth, tt or tc (the engine plans its time from the game clock; its weights are compiled in)"
+                "engine option `{name}` is not supported for pente: expected depth, tt, tc or weights (the engine plans its time from the game clock)"
             ));
         }
+        let eval = match &config.weights {
+            Some(path) => pente::eval::PatternEval::from_file(path)?,
+            None => pente::eval::PatternEval::default(),
+        };
         let default = pente::PenteConfig::default();
         let tt_mb = if config.tt_mb == 0 { default.tt_mb } else { config.tt_mb };
-        Ok(Box::new(pente::PenteEngine::new(pente::PenteConfig { tt_mb, depth: config.depth })))
+        Ok(Box::new(pente::PenteEngine::with_eval(pente::PenteConfig { tt_mb, depth: config.depth }, eval)))
     }
 
     fn minimax(&self, seed: u64) -> Box<dyn Agent<pente::Position>> {
@@ -551,6 +515,23 @@ mod tests {
         fields[4] = format!("{}q", ".".repeat(18));
         let bad_row = fields.join("/");
         assert!(err(&bad_row).starts_with("field 5:"), "{}", err(&bad_row));
+    }
+
+    #[test]
+    fn pente_engine_reads_a_weights_file() {
+        let p = PenteProtocol;
+        let dir = std::env::temp_dir().join(format!("selfplay-pente-weights-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("w.txt");
+        let config = |path: &std::path::Path| EngineConfig { weights: Some(path.to_path_buf()), ..Default::default() };
+        let missing = p.engine(config(&path)).err().unwrap();
+        assert!(missing.contains("w.txt"), "{missing}");
+        engine::eval::WeightSet::compiled(engine::eval::WeightKey::Pente).save(&path).unwrap();
+        assert!(p.engine(config(&path)).is_ok());
+        engine::eval::WeightSet::compiled(Variant::Tiny4).save(&path).unwrap();
+        let wrong = p.engine(config(&path)).err().unwrap();
+        assert!(wrong.contains("w.txt") && wrong.contains("tiny4"), "{wrong}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -1,15 +1,16 @@
-//! `tuner`: fits the evaluation weights of a Reversi variant to self-play
-//! positions and writes them back as the engine's generated weight file.
+//! `tuner`: fits the evaluation weights of a Reversi variant or of Pente to
+//! self-play positions and writes them back as the engine's generated weight
+//! file.
 
 use clap::{Parser, Subcommand};
-use engine::eval::WeightSet;
-use engine::reversi::{Geometry, Variant};
+use engine::eval::{WeightKey, WeightSet};
 use engine::with_geometry;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use tuner::local_search::LocalSearch;
-use tuner::reversi::{ReversiModel, weight_set};
-use tuner::run::{self, Model, Target};
+use tuner::pente::PenteModel;
+use tuner::reversi::ReversiModel;
+use tuner::run::{self, Model, Target, weight_set};
 
 /// Tunes evaluation weights on self-play positions (Texel local search).
 #[derive(Parser)]
@@ -30,9 +31,9 @@ enum Command {
 
 #[derive(clap::Args)]
 struct VerifyArgs {
-    /// Variant to play.
+    /// Variant to play (a Reversi variant or pente).
     #[arg(long)]
-    variant: Variant,
+    variant: WeightKey,
     /// A tuning folder: its weights.txt meets its start.txt (unless --new /
     /// --old say otherwise).
     #[arg(long, value_name = "DIR")]
@@ -65,9 +66,9 @@ struct VerifyArgs {
 
 #[derive(clap::Args)]
 struct TuneArgs {
-    /// Variant whose evaluation is tuned.
+    /// Variant whose evaluation is tuned (a Reversi variant or pente).
     #[arg(long)]
-    variant: Variant,
+    variant: WeightKey,
     /// positions.csv files, or self-play output folders holding one.
     #[arg(long, required = true, num_args = 1..)]
     data: Vec<PathBuf>,
@@ -96,7 +97,7 @@ struct TuneArgs {
     #[arg(long)]
     resume: bool,
     /// Where to write the generated Rust weight file (default: the engine's
-    /// file for the variant, engine/src/eval/weights/VARIANT.rs).
+    /// file for the variant or pente, engine/src/eval/weights/VARIANT.rs).
     #[arg(long, value_name = "PATH")]
     write_source: Option<PathBuf>,
     /// Do not write the generated Rust weight file.
@@ -135,17 +136,19 @@ fn tune(args: &TuneArgs) -> Result<(), String> {
         Some(path) => WeightSet::load(path)?,
         None => WeightSet::compiled(args.variant),
     };
-    if start.variant != args.variant {
-        return Err(format!("start weights are for {}, expected {}", start.variant, args.variant));
+    if start.key != args.variant {
+        return Err(format!("start weights are for {}, expected {}", start.key, args.variant));
     }
-    with_geometry!(args.variant, G => tune_on::<G>(args, start))
+    match args.variant {
+        WeightKey::Reversi(variant) => with_geometry!(variant, G => tune_with(args, &ReversiModel::<G>::new(start))),
+        WeightKey::Pente => tune_with(args, &PenteModel::new(start)),
+    }
 }
 
-fn tune_on<G: Geometry>(args: &TuneArgs, start: WeightSet) -> Result<(), String> {
-    let model = ReversiModel::<G>::new(start);
+fn tune_with(args: &TuneArgs, model: &dyn Model) -> Result<(), String> {
     let files = data_files(&args.data);
     let loaded = std::time::Instant::now();
-    let all = run::load(&files, &model, args.target, G::CELLS)?;
+    let all = run::load(&files, model, args.target)?;
     let (train, validation) = all.split_by_game(|g| run::is_validation(g, args.validation_every));
     drop(all);
     eprintln!(
@@ -232,7 +235,7 @@ fn with_notes(source: &str, notes: &[String]) -> String {
 const UNTIMED_GAME_SECONDS: f64 = 1e6;
 
 fn verify(args: &VerifyArgs) -> Result<(), String> {
-    use selfplay::protocol::ReversiProtocol;
+    use selfplay::protocol::{PenteProtocol, ReversiProtocol};
     use selfplay::run::{Job, RunOptions, Schedule};
     let pick = |given: &Option<PathBuf>, name: &str| {
         given.clone().or_else(|| args.tuned.as_ref().map(|d| d.join(name))).expect("clap requires one")
@@ -240,8 +243,8 @@ fn verify(args: &VerifyArgs) -> Result<(), String> {
     let (new, old) = (pick(&args.new, "weights.txt"), pick(&args.old, "start.txt"));
     for path in [&new, &old] {
         let set = WeightSet::load(path)?;
-        if set.variant != args.variant {
-            return Err(format!("{}: weights are for {}, expected {}", path.display(), set.variant, args.variant));
+        if set.key != args.variant {
+            return Err(format!("{}: weights are for {}, expected {}", path.display(), set.key, args.variant));
         }
     }
     let spec = |path: &Path| format!("engine:depth={},weights={}", args.depth, path.display());
@@ -260,9 +263,12 @@ fn verify(args: &VerifyArgs) -> Result<(), String> {
     let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let options =
         RunOptions { out: args.out.clone(), threads, sprt: None, command: std::env::args().collect(), quiet: false };
-    let variant = args.variant;
-    let summary =
-        with_geometry!(variant, G => selfplay::run::run(&ReversiProtocol::<G>::new(variant), &job, &options))?;
+    let summary = match args.variant {
+        WeightKey::Reversi(variant) => {
+            with_geometry!(variant, G => selfplay::run::run(&ReversiProtocol::<G>::new(variant), &job, &options))?
+        }
+        WeightKey::Pente => selfplay::run::run(&PenteProtocol, &job, &options)?,
+    };
     print!("{}", summary.report);
     Ok(())
 }

@@ -1,9 +1,8 @@
 //! The Reversi pattern evaluation as a tuning [`Model`]: weights and bounds
 //! from the engine's weight registry, features from its extractor.
 
-use crate::local_search::Bounds;
 use crate::run::Model;
-use engine::eval::{Features, Registry, WeightSet};
+use engine::eval::{Features, WeightKey, WeightSet};
 use engine::reversi::{Geometry, Position, Variant};
 
 /// The pattern evaluation of one variant, starting from a weight set.
@@ -14,9 +13,11 @@ pub struct ReversiModel<G: Geometry> {
 }
 
 impl<G: Geometry> ReversiModel<G> {
-    /// The model of `start.variant`, whose board must be `G`.
+    /// The model of the variant of `start` (Reversi weights), whose board
+    /// must be `G`.
     pub fn new(start: WeightSet) -> Self {
-        ReversiModel { variant: start.variant, features: Features::new(start.variant), start }
+        let variant = start.variant().expect("Reversi weights for a Reversi model");
+        ReversiModel { variant, features: Features::new(variant), start }
     }
 }
 
@@ -27,18 +28,16 @@ pub fn unflatten(board: &str) -> String {
 }
 
 impl<G: Geometry> Model for ReversiModel<G> {
+    fn key(&self) -> WeightKey {
+        WeightKey::Reversi(self.variant)
+    }
+
     fn weights(&self) -> Vec<i32> {
         self.start.values.iter().map(|&v| i32::from(v)).collect()
     }
 
-    fn bounds(&self) -> Vec<Bounds> {
-        let registry = Registry::of(self.variant);
-        (0..registry.len())
-            .map(|i| {
-                let table = &registry.tables[registry.locate(i).1];
-                Bounds { min: table.min, max: table.max, step: table.step }
-            })
-            .collect()
+    fn score_span(&self) -> usize {
+        G::CELLS
     }
 
     fn features(&self, board: &str) -> Result<Vec<(u32, i32)>, String> {
@@ -48,11 +47,6 @@ impl<G: Geometry> Model for ReversiModel<G> {
         self.features.features(&pos, &mut out);
         Ok(out.into_iter().map(|f| (f.index as u32, f.multiplicity)).collect())
     }
-}
-
-/// The weight set of `variant` holding `values`.
-pub fn weight_set(variant: Variant, values: &[i32]) -> WeightSet {
-    WeightSet { variant, values: values.iter().map(|&v| v as i16).collect() }
 }
 
 #[cfg(test)]

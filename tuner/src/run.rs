@@ -4,6 +4,7 @@
 
 use crate::dataset::{Dataset, Sample, mix};
 use crate::local_search::{Bounds, LocalSearch, PassLog, TuneState};
+use engine::eval::{WeightKey, WeightSet};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -11,13 +12,32 @@ use std::path::{Path, PathBuf};
 /// What the tuner needs from an evaluation: its weights, their limits, and
 /// the features of a position given in the flattened text form.
 pub trait Model: Sync {
+    /// What the weights are for.
+    fn key(&self) -> WeightKey;
     /// Current weights, in registry order.
     fn weights(&self) -> Vec<i32>;
-    /// Limits of each weight, in registry order.
-    fn bounds(&self) -> Vec<Bounds>;
+    /// Limits of each weight, in registry order: from the key's layout.
+    fn bounds(&self) -> Vec<Bounds> {
+        let layout = self.key().layout();
+        (0..layout.len())
+            .map(|i| {
+                let table = layout.spec_of(i);
+                Bounds { min: table.min, max: table.max, step: table.step }
+            })
+            .collect()
+    }
+    /// Largest magnitude of a final score (`disc_diff`), which scales
+    /// [`Target::Discs`].
+    fn score_span(&self) -> usize;
     /// Active features (weight index, multiplicity) of the position `board`
     /// (flattened text form) such that the evaluation is `Σ w[i] * m`.
     fn features(&self, board: &str) -> Result<Vec<(u32, i32)>, String>;
+}
+
+/// The weight set of `key` holding `values` (which the bounds keep within
+/// the `i16` of weight files).
+pub fn weight_set(key: WeightKey, values: &[i32]) -> WeightSet {
+    WeightSet { key, values: values.iter().map(|&v| v as i16).collect() }
 }
 
 /// What the training target is made of.
@@ -63,9 +83,11 @@ pub mod columns {
 const GAMES_PER_PAIR: u64 = 2;
 
 /// Loads every position of `files` as samples (keyed by game pair, so a
-/// train/validation split keeps each pair on one side); `cells` scales disc
-/// differences for [`Target::Discs`]. Errors name the file and line.
-pub fn load(files: &[PathBuf], model: &dyn Model, target: Target, cells: usize) -> Result<Dataset, String> {
+/// train/validation split keeps each pair on one side); the model's score
+/// span scales disc differences for [`Target::Discs`]. Errors name the file
+/// and line.
+pub fn load(files: &[PathBuf], model: &dyn Model, target: Target) -> Result<Dataset, String> {
+    let cells = model.score_span();
     let mut data = Dataset::new();
     for (file_index, path) in files.iter().enumerate() {
         let shown = path.display();

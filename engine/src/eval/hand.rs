@@ -125,7 +125,7 @@ pub fn hand_set(variant: Variant) -> WeightSet {
             }
         }
     }
-    WeightSet { variant, values }
+    WeightSet { key: variant.into(), values }
 }
 
 /// The command that writes the generated weight files from [`hand_set`].

@@ -6,15 +6,19 @@
 //!
 //! The strong evaluation is [`PatternEval`]: linear in weights laid out by the
 //! per-variant [`Registry`], compiled in from generated files under
-//! `weights/` or loaded from a weights file ([`WeightSet`]).
+//! `weights/` or loaded from a weights file ([`WeightSet`]). Pente's
+//! evaluation keeps its weights in the same [`Layout`] and files, keyed by
+//! [`WeightKey`].
 
 pub mod hand;
+pub mod layout;
 pub mod pattern;
 pub mod registry;
 pub mod weights;
 
+pub use layout::Layout;
 pub use pattern::{Feature, Features, PatternEval};
-pub use registry::{Registry, TableSpec};
+pub use registry::{Registry, TableSpec, WeightKey};
 pub use weights::WeightSet;
 
 use crate::game::Game;

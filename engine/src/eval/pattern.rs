@@ -197,14 +197,15 @@ impl<G: Geometry> PatternEval<G> {
 
     /// The evaluation with `weights` (which must be for a variant on `G`).
     pub fn with_weights(weights: WeightSet) -> Self {
-        PatternEval { features: Features::new(weights.variant), weights: Cow::Owned(weights.values) }
+        let variant = weights.variant().expect("Reversi weights for a Reversi evaluation");
+        PatternEval { features: Features::new(variant), weights: Cow::Owned(weights.values) }
     }
 
     /// The evaluation of `variant` with the weights file at `path`.
     pub fn from_file(variant: Variant, path: &Path) -> Result<Self, String> {
         let set = WeightSet::load(path)?;
-        if set.variant != variant {
-            return Err(format!("{}: weights are for {}, expected {variant}", path.display(), set.variant));
+        if set.variant() != Some(variant) {
+            return Err(format!("{}: weights are for {}, expected {variant}", path.display(), set.key));
         }
         Ok(Self::with_weights(set))
     }
@@ -263,7 +264,7 @@ mod tests {
                 values.extend((0..t.len).map(|_| rng.random_range(t.min..=t.max) as i16));
             }
         }
-        WeightSet { variant, values }
+        WeightSet { key: variant.into(), values }
     }
 
     fn check_linear<G: Geometry>(variant: Variant) {

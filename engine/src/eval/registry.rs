@@ -1,12 +1,12 @@
-//! The weight registry: the single list of every weight the pattern
-//! evaluation reads, per variant. The evaluator, the weight files and the
-//! tuner all take their layout from here.
+//! The weight registry: the single list of every weight an evaluation
+//! reads, per [`WeightKey`] (a Reversi variant or Pente). The evaluators, the
+//! weight files and the tuner all take their [`Layout`] from here.
 //!
-//! A weight set is a flat `i16` vector laid out phase by phase; within a
-//! phase, table by table in [`Registry::tables`] order; within a table, entry
-//! by entry. [`Registry::index`] maps (phase, table, entry) to the flat index.
+//! A weight set is a flat `i16` vector in the [`Layout`] of its key. The
+//! Reversi pattern evaluation's [`Registry`] builds its layout below; Pente
+//! declares its own in [`crate::pente::eval::layout`].
 //!
-//! Tables, per phase:
+//! Reversi tables, per phase:
 //! - `positional`: one weight per symmetry class of cells (the triangle
 //!   `row <= col < N/2` of the top-left quadrant); its multiplicity is the
 //!   mover's discs minus the opponent's discs in that class.
@@ -24,7 +24,11 @@
 //! Phases are buckets of the disc count, equally wide from the start position
 //! to the full board, each with its own copy of every table.
 
+pub use super::layout::TableSpec;
+use super::layout::{Bounds, Layout};
 use crate::reversi::Variant;
+use std::fmt;
+use std::str::FromStr;
 use std::sync::OnceLock;
 
 /// Largest number of cells in one pattern shape (tables have `3^10` entries).
@@ -38,30 +42,13 @@ const MAX_SEGMENT: usize = 8;
 const MIN_DIAGONAL: usize = 4;
 
 /// Bounds and tuner step of pattern table entries.
-const PATTERN_BOUNDS: (i32, i32, i32) = (-4000, 4000, 1);
+const PATTERN_BOUNDS: Bounds = (-4000, 4000, 1);
 /// Bounds and tuner step of positional weights.
-const POSITIONAL_BOUNDS: (i32, i32, i32) = (-2000, 2000, 1);
+const POSITIONAL_BOUNDS: Bounds = (-2000, 2000, 1);
 /// Bounds and tuner step of the per-move and per-cell scalar weights.
-const SCALAR_BOUNDS: (i32, i32, i32) = (-500, 500, 1);
+const SCALAR_BOUNDS: Bounds = (-500, 500, 1);
 /// Bounds and tuner step of the parity weight.
-const PARITY_BOUNDS: (i32, i32, i32) = (-1000, 1000, 1);
-
-/// One named weight table of a phase.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TableSpec {
-    /// Name used in weight files and by the tuner.
-    pub name: String,
-    /// Number of entries.
-    pub len: usize,
-    /// Smallest allowed value.
-    pub min: i32,
-    /// Largest allowed value.
-    pub max: i32,
-    /// Suggested tuner step.
-    pub step: i32,
-    /// First entry's index within a phase.
-    pub offset: usize,
-}
+const PARITY_BOUNDS: Bounds = (-1000, 1000, 1);
 
 /// A pattern shape and the cells of each of its board instances.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -73,25 +60,99 @@ pub struct PatternSpec {
     pub instances: Vec<Vec<usize>>,
 }
 
-/// Every weight of one variant's pattern evaluation.
+/// Every weight of one variant's pattern evaluation: its [`Layout`] (which
+/// the registry dereferences to) and what each table reads on the board.
 #[derive(Clone, Debug)]
 pub struct Registry {
     /// The variant the registry describes.
     pub variant: Variant,
     /// Board side length.
     pub n: usize,
-    /// Number of disc-count phases.
-    pub phases: usize,
     /// Discs on the board at the start of a game.
     pub start_discs: usize,
-    /// The tables of one phase, in layout order.
-    pub tables: Vec<TableSpec>,
+    /// The weights: disc-count phases, tables, flat index.
+    pub layout: Layout,
     /// The pattern shapes (tables from [`Registry::FIRST_PATTERN_TABLE`] on).
     pub patterns: Vec<PatternSpec>,
     /// Cells of each positional class, in table order.
     pub classes: Vec<Vec<usize>>,
-    /// Number of weights in one phase.
-    pub phase_len: usize,
+}
+
+impl std::ops::Deref for Registry {
+    type Target = Layout;
+
+    fn deref(&self) -> &Layout {
+        &self.layout
+    }
+}
+
+/// What a weight set is for: a Reversi variant's pattern evaluation or
+/// Pente's. Names a weights file's `variant` line and the tuner's
+/// `--variant`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum WeightKey {
+    /// The pattern evaluation of a Reversi variant.
+    Reversi(Variant),
+    /// The Pente pattern evaluation.
+    Pente,
+}
+
+impl WeightKey {
+    /// The name of Pente on the command line and in weight files.
+    pub const PENTE: &'static str = "pente";
+
+    /// Every key: the Reversi variants, then Pente.
+    pub const ALL: [WeightKey; Variant::ALL.len() + 1] = {
+        let mut all = [WeightKey::Pente; Variant::ALL.len() + 1];
+        let mut i = 0;
+        while i < Variant::ALL.len() {
+            all[i] = WeightKey::Reversi(Variant::ALL[i]);
+            i += 1;
+        }
+        all
+    };
+
+    /// The name on the command line and in weight files.
+    pub const fn name(self) -> &'static str {
+        match self {
+            WeightKey::Reversi(v) => v.name(),
+            WeightKey::Pente => Self::PENTE,
+        }
+    }
+
+    /// The layout of the key's weights.
+    pub fn layout(self) -> &'static Layout {
+        match self {
+            WeightKey::Reversi(v) => &Registry::of(v).layout,
+            WeightKey::Pente => crate::pente::eval::layout(),
+        }
+    }
+}
+
+impl From<Variant> for WeightKey {
+    fn from(v: Variant) -> Self {
+        WeightKey::Reversi(v)
+    }
+}
+
+impl fmt::Display for WeightKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for WeightKey {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        if s == Self::PENTE {
+            return Ok(WeightKey::Pente);
+        }
+        s.parse().map(WeightKey::Reversi).map_err(|_| {
+            let names: Vec<_> = Self::ALL.iter().map(|k| k.name()).collect();
+            format!("unknown variant `{s}`: expected one of {}", names.join(", "))
+        })
+    }
 }
 
 /// Index of the `positional` table.
@@ -159,12 +220,8 @@ impl Registry {
     fn build(variant: Variant) -> Registry {
         let n = variant.size();
         let h = n / 2;
-        let mut tables = Vec::new();
-        let mut add = |name: &str, len: usize, (min, max, step): (i32, i32, i32)| {
-            let offset = tables.last().map_or(0, |t: &TableSpec| t.offset + t.len);
-            tables.push(TableSpec { name: name.to_string(), len, min, max, step, offset });
-            tables.len() - 1
-        };
+        let mut layout = Layout::new(phase_count(variant));
+        let mut add = |name: &str, len: usize, bounds: Bounds| layout.push(name, len, bounds);
         add("positional", h * (h + 1) / 2, POSITIONAL_BOUNDS);
         add("mobility", 1, SCALAR_BOUNDS);
         add("potential_mobility", 1, SCALAR_BOUNDS);
@@ -200,43 +257,14 @@ impl Registry {
             let (r, c) = (r.min(n - 1 - r), c.min(n - 1 - c));
             classes[class_index(h, r.min(c), r.max(c))].push(cell);
         }
-        let phase_len = tables.last().map_or(0, |t| t.offset + t.len);
         let start_discs = variant.start_cells().0.len() * 2;
-        Registry { variant, n, phases: phase_count(variant), start_discs, tables, patterns, classes, phase_len }
-    }
-
-    /// Total number of weights.
-    pub fn len(&self) -> usize {
-        self.phases * self.phase_len
-    }
-
-    /// True when there are no weights (never, for a real variant).
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// The flat index of `entry` of `table` in `phase`.
-    pub fn index(&self, phase: usize, table: usize, entry: usize) -> usize {
-        debug_assert!(entry < self.tables[table].len);
-        phase * self.phase_len + self.tables[table].offset + entry
-    }
-
-    /// The table named `name`, if any.
-    pub fn table(&self, name: &str) -> Option<usize> {
-        self.tables.iter().position(|t| t.name == name)
+        Registry { variant, n, start_discs, layout, patterns, classes }
     }
 
     /// The phase of a position with `discs` discs on the board.
     pub fn phase_of(&self, discs: usize) -> usize {
         let span = self.n * self.n + 1 - self.start_discs;
         (discs.saturating_sub(self.start_discs) * self.phases / span).min(self.phases - 1)
-    }
-
-    /// The (phase, table, entry) a flat index belongs to.
-    pub fn locate(&self, index: usize) -> (usize, usize, usize) {
-        let (phase, rest) = (index / self.phase_len, index % self.phase_len);
-        let table = self.tables.iter().rposition(|t| t.offset <= rest).expect("offset 0 exists");
-        (phase, table, rest - self.tables[table].offset)
     }
 
     /// The positional class of the quadrant cell (`r`, `c`), `r <= c < N/2`.

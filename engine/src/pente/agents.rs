@@ -55,7 +55,13 @@ pub struct PenteEngine {
 impl PenteEngine {
     /// An engine with `config` and the compiled-in weights.
     pub fn new(config: PenteConfig) -> Self {
-        PenteEngine { searcher: Searcher::new(PatternEval::default(), config.tt_mb), config }
+        Self::with_eval(config, PatternEval::default())
+    }
+
+    /// An engine with `config` and the evaluation `eval` (e.g. weights read
+    /// from a file with [`PatternEval::from_file`]).
+    pub fn with_eval(config: PenteConfig, eval: PatternEval) -> Self {
+        PenteEngine { searcher: Searcher::new(eval, config.tt_mb), config }
     }
 
     /// The search limits for a move with `remaining` CPU seconds left.

@@ -1,98 +1,152 @@
-//! Pattern evaluation of Pente positions, and the named registry of its
-//! weight tables.
+//! Pattern evaluation of Pente positions, and the layout of its weights in
+//! the shared weight registry.
 //!
 //! Every empty cell near the stones is scored by what each player would make
 //! there along each of the four lines (looked up in the pattern tables): the
 //! side to move's shapes count for it, the opponent's against it. Captured
 //! pairs and capturable pairs (pair vulnerability) add to that. Scores are
 //! from the side to move's point of view.
+//!
+//! The weights are a [`WeightSet`] keyed [`WeightKey::Pente`] in the
+//! [`layout`] declared here (one phase), compiled in from the generated
+//! `engine/src/eval/weights/pente.rs` or read from a weights file. The
+//! evaluation is linear in them: [`features`] gives the counts each weight
+//! is multiplied by.
 
 use super::board::Position;
 use super::pattern::{SHAPES, patterns};
-use super::weights;
-use crate::eval::Evaluator;
+use crate::eval::layout::{Bounds, Layout};
+use crate::eval::{Evaluator, WeightKey, WeightSet};
 use crate::game::Game;
-
-/// A weight table in the registry: its name, length and the range and step
-/// the tuner may use.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Table {
-    /// Registry name, `pente.` then the table.
-    pub name: &'static str,
-    /// Number of entries.
-    pub len: usize,
-    /// Smallest allowed value.
-    pub min: i32,
-    /// Largest allowed value.
-    pub max: i32,
-    /// Tuning step.
-    pub step: i32,
-}
+use std::path::Path;
+use std::sync::OnceLock;
 
 /// Pairs whose capture counts are weighted (five pairs win).
 pub const CAPTURED_PAIRS: usize = 5;
 
-/// The weight tables, in the order [`Weights::from_flat`] reads them.
-pub const TABLES: [Table; 4] = [
-    Table { name: "pente.own_shape", len: SHAPES, min: 0, max: 50_000, step: 5 },
-    Table { name: "pente.opp_shape", len: SHAPES, min: 0, max: 50_000, step: 5 },
-    Table { name: "pente.captured", len: CAPTURED_PAIRS, min: 0, max: 5_000, step: 10 },
-    Table { name: "pente.capture_move", len: 2, min: 0, max: 1_000, step: 5 },
-];
+/// Index of the `own_shape` table: per line and candidate cell, the side to
+/// move's shape (indexed by [`super::pattern::Shape`]).
+pub const OWN_SHAPE: usize = 0;
+/// Index of the `opp_shape` table: the same for the opponent (subtracted).
+pub const OPP_SHAPE: usize = 1;
+/// Index of the `captured` table: the value of having captured 0..=4 pairs
+/// (the mover's count added, the opponent's subtracted).
+pub const CAPTURED: usize = 2;
+/// Index of the `capture_move` table: per capturable pair, for the side to
+/// move, then for the opponent (subtracted: a vulnerable pair of the mover).
+pub const CAPTURE_MOVE: usize = 3;
+
+/// Largest shape weight: weight files hold `i16` values.
+const SHAPE_MAX: i32 = i16::MAX as i32;
+/// Bounds and tuner step of the shape tables.
+const SHAPE_BOUNDS: Bounds = (0, SHAPE_MAX, 5);
+/// Bounds and tuner step of the captured-pairs table.
+const CAPTURED_BOUNDS: Bounds = (0, 5_000, 10);
+/// Bounds and tuner step of the capture-move table.
+const CAPTURE_MOVE_BOUNDS: Bounds = (0, 1_000, 5);
+
+/// The layout of the Pente weights: one phase of the tables [`OWN_SHAPE`],
+/// [`OPP_SHAPE`], [`CAPTURED`], [`CAPTURE_MOVE`] (built once, then shared).
+pub fn layout() -> &'static Layout {
+    static LAYOUT: OnceLock<Layout> = OnceLock::new();
+    LAYOUT.get_or_init(|| {
+        let mut layout = Layout::new(1);
+        let own = layout.push("own_shape", SHAPES, SHAPE_BOUNDS);
+        let opp = layout.push("opp_shape", SHAPES, SHAPE_BOUNDS);
+        let captured = layout.push("captured", CAPTURED_PAIRS, CAPTURED_BOUNDS);
+        let capture_move = layout.push("capture_move", 2, CAPTURE_MOVE_BOUNDS);
+        debug_assert_eq!([own, opp, captured, capture_move], [OWN_SHAPE, OPP_SHAPE, CAPTURED, CAPTURE_MOVE]);
+        layout
+    })
+}
 
 /// The evaluation weights, one field per registry table.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Weights {
-    /// `pente.own_shape`.
+    /// Table [`OWN_SHAPE`].
     pub own_shape: [i32; SHAPES],
-    /// `pente.opp_shape`.
+    /// Table [`OPP_SHAPE`].
     pub opp_shape: [i32; SHAPES],
-    /// `pente.captured`.
+    /// Table [`CAPTURED`].
     pub captured: [i32; CAPTURED_PAIRS],
-    /// `pente.capture_move`.
+    /// Table [`CAPTURE_MOVE`].
     pub capture_move: [i32; 2],
 }
 
 impl Default for Weights {
+    /// The compiled-in weights.
     fn default() -> Self {
-        Weights {
-            own_shape: weights::OWN_SHAPE,
-            opp_shape: weights::OPP_SHAPE,
-            captured: weights::CAPTURED,
-            capture_move: weights::CAPTURE_MOVE,
-        }
+        Weights::from_set(&WeightSet::compiled(WeightKey::Pente)).expect("compiled Pente weights fit the registry")
     }
 }
 
 impl Weights {
-    /// All weights in registry order.
-    pub fn to_flat(&self) -> Vec<i32> {
-        [&self.own_shape[..], &self.opp_shape[..], &self.captured[..], &self.capture_move[..]].concat()
+    /// The weights of `set`; fails unless it is a valid Pente set.
+    pub fn from_set(set: &WeightSet) -> Result<Weights, String> {
+        if set.key != WeightKey::Pente {
+            return Err(format!("weights are for {}, expected {}", set.key, WeightKey::Pente));
+        }
+        set.validate()?;
+        let layout = layout();
+        let table =
+            |t: usize| set.values[layout.index(0, t, 0)..][..layout.tables[t].len].iter().map(|&v| i32::from(v));
+        let fill = |dst: &mut [i32], t: usize| dst.iter_mut().zip(table(t)).for_each(|(d, v)| *d = v);
+        let mut w = Weights {
+            own_shape: [0; SHAPES],
+            opp_shape: [0; SHAPES],
+            captured: [0; CAPTURED_PAIRS],
+            capture_move: [0; 2],
+        };
+        fill(&mut w.own_shape, OWN_SHAPE);
+        fill(&mut w.opp_shape, OPP_SHAPE);
+        fill(&mut w.captured, CAPTURED);
+        fill(&mut w.capture_move, CAPTURE_MOVE);
+        Ok(w)
     }
 
-    /// Weights from values in registry order; fails on a wrong count or a
-    /// value outside its table's range.
-    pub fn from_flat(values: &[i32]) -> Result<Weights, String> {
-        let total: usize = TABLES.iter().map(|t| t.len).sum();
-        if values.len() != total {
-            return Err(format!("expected {total} Pente weights, got {}", values.len()));
-        }
-        let mut at = 0;
-        for t in &TABLES {
-            if let Some(v) = values[at..at + t.len].iter().find(|v| !(t.min..=t.max).contains(v)) {
-                return Err(format!("{}: {v} outside {}..={}", t.name, t.min, t.max));
+    /// The weight set holding these weights.
+    pub fn to_set(&self) -> WeightSet {
+        let values = [&self.own_shape[..], &self.opp_shape[..], &self.captured[..], &self.capture_move[..]]
+            .concat()
+            .into_iter()
+            .map(|v| v as i16)
+            .collect();
+        WeightSet { key: WeightKey::Pente, values }
+    }
+}
+
+/// The captured-pairs entry of `stones` captured stones.
+#[inline]
+const fn captured_entry(stones: u32) -> usize {
+    let pairs = stones as usize / 2;
+    if pairs < CAPTURED_PAIRS { pairs } else { CAPTURED_PAIRS - 1 }
+}
+
+/// Replaces `out` by the features of `pos`: (flat weight index in
+/// [`layout`], multiplicity) such that the evaluation is
+/// `Σ weight[index] * multiplicity` (entries may repeat; zero
+/// multiplicities are left out).
+pub fn features(pos: &Position, out: &mut Vec<(usize, i32)>) {
+    out.clear();
+    let layout = layout();
+    let at = |table: usize, entry: usize| layout.index(0, table, entry);
+    let me = pos.to_move();
+    let opp = me.opponent();
+    out.push((at(CAPTURED, captured_entry(pos.captured(me))), 1));
+    out.push((at(CAPTURED, captured_entry(pos.captured(opp))), -1));
+    for cell in pos.candidates() {
+        for p in patterns(pos, cell, me) {
+            out.push((at(OWN_SHAPE, p.shape() as usize), 1));
+            if p.captures() != 0 {
+                out.push((at(CAPTURE_MOVE, 0), p.captures() as i32));
             }
-            at += t.len;
         }
-        let mut w = Weights::default();
-        let (a, rest) = values.split_at(SHAPES);
-        let (b, rest) = rest.split_at(SHAPES);
-        let (c, d) = rest.split_at(CAPTURED_PAIRS);
-        w.own_shape.copy_from_slice(a);
-        w.opp_shape.copy_from_slice(b);
-        w.captured.copy_from_slice(c);
-        w.capture_move.copy_from_slice(d);
-        Ok(w)
+        for p in patterns(pos, cell, opp) {
+            out.push((at(OPP_SHAPE, p.shape() as usize), -1));
+            if p.captures() != 0 {
+                out.push((at(CAPTURE_MOVE, 1), -(p.captures() as i32)));
+            }
+        }
     }
 }
 
@@ -104,10 +158,20 @@ pub struct PatternEval {
 }
 
 impl PatternEval {
-    /// The value of `pair_count` captured pairs.
+    /// The evaluation with the weights of `set` (a valid Pente set).
+    pub fn with_weights(set: &WeightSet) -> Result<Self, String> {
+        Ok(PatternEval { weights: Weights::from_set(set)? })
+    }
+
+    /// The evaluation with the weights file at `path`; errors name the file.
+    pub fn from_file(path: &Path) -> Result<Self, String> {
+        Self::with_weights(&WeightSet::load(path)?).map_err(|e| format!("{}: {e}", path.display()))
+    }
+
+    /// The value of `stones` captured stones.
     #[inline]
     fn captured_value(&self, stones: u32) -> i32 {
-        self.weights.captured[(stones as usize / 2).min(CAPTURED_PAIRS - 1)]
+        self.weights.captured[captured_entry(stones)]
     }
 }
 
@@ -132,20 +196,88 @@ impl Evaluator<Position> for PatternEval {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Game;
+    use rand::{RngExt, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    /// Positions of a few seeded games between random candidate moves.
+    fn seeded_positions(games: u64, plies: usize) -> Vec<Position> {
+        let mut out = Vec::new();
+        for seed in 0..games {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let mut pos = Position::new();
+            for _ in 0..plies {
+                out.push(pos.clone());
+                if pos.is_terminal() {
+                    break;
+                }
+                let moves = pos.legal_moves();
+                pos.make(moves[rng.random_range(0..moves.len())]);
+            }
+        }
+        out
+    }
 
     #[test]
     fn registry_round_trips_and_matches_the_tables() {
         let w = Weights::default();
-        let flat = w.to_flat();
-        assert_eq!(flat.len(), TABLES.iter().map(|t| t.len).sum::<usize>());
-        assert_eq!(Weights::from_flat(&flat).unwrap(), w);
-        for (t, start) in TABLES.iter().scan(0, |at, t| {
-            let s = *at;
-            *at += t.len;
-            Some((t, s))
-        }) {
-            assert!(flat[start..start + t.len].iter().all(|v| (t.min..=t.max).contains(v)), "{}", t.name);
+        let set = w.to_set();
+        assert_eq!(set.values.len(), layout().len());
+        set.validate().unwrap();
+        assert_eq!(set, WeightSet::compiled(WeightKey::Pente));
+        assert_eq!(Weights::from_set(&set).unwrap(), w);
+        let names: Vec<&str> = layout().tables.iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(names, ["own_shape", "opp_shape", "captured", "capture_move"]);
+        let mut short = set.clone();
+        short.values.pop();
+        assert!(Weights::from_set(&short).is_err());
+        let mut out_of_range = set.clone();
+        out_of_range.values[layout().index(0, CAPTURED, 1)] = -1;
+        assert!(Weights::from_set(&out_of_range).unwrap_err().contains("captured"));
+        let reversi = WeightSet::compiled(crate::reversi::Variant::Tiny4);
+        assert!(Weights::from_set(&reversi).unwrap_err().contains("tiny4"));
+    }
+
+    #[test]
+    fn features_times_weights_is_the_evaluation() {
+        let mut set = WeightSet::compiled(WeightKey::Pente);
+        // Distinct values per entry as well as the compiled ones, so that a
+        // wrong index shows.
+        let compiled = PatternEval::default();
+        for (i, v) in set.values.iter_mut().enumerate() {
+            *v = (17 + 31 * i as i16) % 900;
         }
-        assert!(Weights::from_flat(&flat[1..]).is_err());
+        let varied = PatternEval::with_weights(&set).unwrap();
+        let mut feats = Vec::new();
+        for pos in seeded_positions(4, 40) {
+            features(&pos, &mut feats);
+            for eval in [&compiled, &varied] {
+                let values = eval.weights.to_set().values;
+                let sum: i32 = feats.iter().map(|&(i, m)| i32::from(values[i]) * m).sum();
+                assert_eq!(sum, eval.evaluate(&pos));
+            }
+        }
+    }
+
+    #[test]
+    fn weights_file_round_trip_gives_identical_evaluations() {
+        let dir = std::env::temp_dir().join(format!("pente-weights-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("pente.txt");
+        let mut set = WeightSet::compiled(WeightKey::Pente);
+        for (i, v) in set.values.iter_mut().enumerate() {
+            *v = (5 + 13 * i as i16) % 400;
+        }
+        set.save(&path).unwrap();
+        assert_eq!(WeightSet::load(&path).unwrap(), set);
+        let direct = PatternEval::with_weights(&set).unwrap();
+        let loaded = PatternEval::from_file(&path).unwrap();
+        for pos in seeded_positions(2, 30) {
+            assert_eq!(direct.evaluate(&pos), loaded.evaluate(&pos));
+        }
+        WeightSet::compiled(crate::reversi::Variant::Othello8).save(&path).unwrap();
+        let e = PatternEval::from_file(&path).unwrap_err();
+        assert!(e.contains("pente.txt") && e.contains("othello8"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

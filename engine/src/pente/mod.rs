@@ -3,9 +3,10 @@
 //!
 //! Dependencies run one way: [`board`] (rules, line keys) under [`pattern`]
 //! (line-pattern tables) under [`threats`] (immediate wins, forcing moves,
-//! VCF) and [`eval`] (pattern evaluation and its weight registry, values in
-//! [`weights`]); [`search`] uses those through [`crate::game::Game`] and
-//! [`crate::eval::Evaluator`]; [`agents`] wraps the search and the reference
+//! VCF) and [`eval`] (pattern evaluation and its weight layout; the values
+//! are in the shared weight files of [`crate::eval::weights`]); [`search`]
+//! uses those through [`crate::game::Game`] and [`crate::eval::Evaluator`];
+//! [`agents`] wraps the search and the reference
 //! players as [`crate::agent::Agent`]s; [`io`] is the file protocol.
 
 pub mod agents;
@@ -15,7 +16,6 @@ pub mod io;
 pub mod pattern;
 pub mod search;
 pub mod threats;
-pub mod weights;
 
 pub use agents::{MinimaxAgent, NearRandomAgent, PenteConfig, PenteEngine};
 pub use board::{Cell, Position};

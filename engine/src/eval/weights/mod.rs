@@ -1,10 +1,12 @@
-//! Weight sets of the pattern evaluation: the compiled-in sets (one
-//! generated source file per variant, the only place weights live), the
-//! plain-text weights file read at run time, and the writers of both.
+//! Weight sets of the pattern evaluations (every Reversi variant and Pente):
+//! the compiled-in sets (one generated source file per [`WeightKey`], the
+//! only place weights live), the plain-text weights file read at run time,
+//! and the writers of both.
 //!
 //! Text form (`format pattern-weights 1`): `#` comment lines and blank lines
 //! are ignored; then a `format pattern-weights 1` line, a `variant NAME`
-//! line, and for every phase and table of the [`Registry`] a section
+//! line (a Reversi variant or `pente`), and for every phase and table of the
+//! key's [`Layout`] a section
 //! `table PHASE NAME` followed by exactly that table's number of integers
 //! (whitespace separated, any line breaks). Sections may come in any order;
 //! each must appear once.
@@ -14,9 +16,11 @@ mod othello10;
 mod othello12;
 mod othello6;
 mod othello8;
+mod pente;
 mod tiny4;
 
-use super::registry::Registry;
+use super::layout::Layout;
+use super::registry::{POSITIONAL, WeightKey};
 use crate::reversi::Variant;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -28,58 +32,69 @@ pub const FORMAT_LINE: &str = "format pattern-weights 1";
 /// digits vary along a line).
 const PATTERN_LINE: usize = 27;
 
-/// The compiled-in weights of `variant`, in registry order.
-pub fn compiled(variant: Variant) -> &'static [i16] {
-    let weights: &'static [i16] = match variant {
-        Variant::Tiny4 => &tiny4::WEIGHTS,
-        Variant::Othello6 => &othello6::WEIGHTS,
-        Variant::Othello8 => &othello8::WEIGHTS,
-        Variant::Othello10 => &othello10::WEIGHTS,
-        Variant::Othello12 => &othello12::WEIGHTS,
-        Variant::Duo12 => &duo12::WEIGHTS,
+/// The compiled-in weights of `key`, in registry order.
+pub fn compiled(key: impl Into<WeightKey>) -> &'static [i16] {
+    let key = key.into();
+    let weights: &'static [i16] = match key {
+        WeightKey::Reversi(Variant::Tiny4) => &tiny4::WEIGHTS,
+        WeightKey::Reversi(Variant::Othello6) => &othello6::WEIGHTS,
+        WeightKey::Reversi(Variant::Othello8) => &othello8::WEIGHTS,
+        WeightKey::Reversi(Variant::Othello10) => &othello10::WEIGHTS,
+        WeightKey::Reversi(Variant::Othello12) => &othello12::WEIGHTS,
+        WeightKey::Reversi(Variant::Duo12) => &duo12::WEIGHTS,
+        WeightKey::Pente => &pente::WEIGHTS,
     };
     assert_eq!(
         weights.len(),
-        Registry::of(variant).len(),
-        "compiled weights of {variant} do not match the registry: regenerate engine/src/eval/weights/{variant}.rs"
+        key.layout().len(),
+        "compiled weights of {key} do not match the registry: regenerate engine/src/eval/weights/{key}.rs"
     );
     weights
 }
 
-/// A full weight set of one variant, in registry order.
+/// A full weight set of one [`WeightKey`], in registry order.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WeightSet {
-    /// The variant the weights are for.
-    pub variant: Variant,
+    /// What the weights are for.
+    pub key: WeightKey,
     /// One value per registry weight.
     pub values: Vec<i16>,
 }
 
 /// Lengths of the written lines of a table: one line per triangle row for
-/// the positional table, [`PATTERN_LINE`] entries for patterns.
-fn line_lengths(reg: &Registry, table: usize) -> Vec<usize> {
-    let len = reg.tables[table].len;
-    if table == super::registry::POSITIONAL {
-        let h = reg.n / 2;
-        (0..h).map(|r| h - r).collect()
-    } else if len >= PATTERN_LINE {
-        vec![PATTERN_LINE; len / PATTERN_LINE]
-    } else {
-        vec![len]
+/// a Reversi positional table, [`PATTERN_LINE`] entries for long tables.
+fn line_lengths(key: WeightKey, layout: &Layout, table: usize) -> Vec<usize> {
+    let len = layout.tables[table].len;
+    match key {
+        WeightKey::Reversi(v) if table == POSITIONAL => {
+            let h = v.size() / 2;
+            (0..h).map(|r| h - r).collect()
+        }
+        _ if len >= PATTERN_LINE => vec![PATTERN_LINE; len / PATTERN_LINE],
+        _ => vec![len],
     }
 }
 
 impl WeightSet {
-    /// The compiled-in weights of `variant`.
-    pub fn compiled(variant: Variant) -> Self {
-        WeightSet { variant, values: compiled(variant).to_vec() }
+    /// The compiled-in weights of `key`.
+    pub fn compiled(key: impl Into<WeightKey>) -> Self {
+        let key = key.into();
+        WeightSet { key, values: compiled(key).to_vec() }
+    }
+
+    /// The Reversi variant the weights are for (`None` for Pente).
+    pub const fn variant(&self) -> Option<Variant> {
+        match self.key {
+            WeightKey::Reversi(v) => Some(v),
+            WeightKey::Pente => None,
+        }
     }
 
     /// Checks the length and every value against the registry.
     pub fn validate(&self) -> Result<(), String> {
-        let reg = Registry::of(self.variant);
+        let reg = self.key.layout();
         if self.values.len() != reg.len() {
-            return Err(format!("{} weights, expected {} for {}", self.values.len(), reg.len(), self.variant));
+            return Err(format!("{} weights, expected {} for {}", self.values.len(), reg.len(), self.key));
         }
         for (i, &v) in self.values.iter().enumerate() {
             let (phase, table, entry) = reg.locate(i);
@@ -94,12 +109,12 @@ impl WeightSet {
     /// Calls `line(phase, table, values)` for every written line, in order,
     /// and `section(phase, table)` before each table.
     fn for_each_line(&self, mut section: impl FnMut(usize, usize), mut line: impl FnMut(&[i16])) {
-        let reg = Registry::of(self.variant);
+        let reg = self.key.layout();
         for phase in 0..reg.phases {
             for table in 0..reg.tables.len() {
                 section(phase, table);
                 let mut at = reg.index(phase, table, 0);
-                for len in line_lengths(reg, table) {
+                for len in line_lengths(self.key, reg, table) {
                     line(&self.values[at..at + len]);
                     at += len;
                 }
@@ -109,10 +124,10 @@ impl WeightSet {
 
     /// The text form (see the module documentation).
     pub fn to_text(&self) -> String {
-        let reg = Registry::of(self.variant);
+        let reg = self.key.layout();
         let mut out = String::new();
         out.push_str("# Pattern evaluation weights; layout: engine::eval::registry.\n");
-        let _ = writeln!(out, "{FORMAT_LINE}\nvariant {}", self.variant);
+        let _ = writeln!(out, "{FORMAT_LINE}\nvariant {}", self.key);
         let out = std::cell::RefCell::new(out);
         self.for_each_line(
             |phase, table| {
@@ -141,13 +156,13 @@ impl WeightSet {
             return Err(err(n, format!("expected `{FORMAT_LINE}`, found `{first}`")));
         }
         let (n, vline) = lines.next().ok_or_else(|| err(n + 1, "expected `variant NAME`, found end of file".into()))?;
-        let variant: Variant = vline
+        let key: WeightKey = vline
             .strip_prefix("variant ")
             .ok_or_else(|| err(n, format!("expected `variant NAME`, found `{vline}`")))?
             .trim()
             .parse()
             .map_err(|e| err(n, e))?;
-        let reg = Registry::of(variant);
+        let reg = key.layout();
         let mut values = vec![0i16; reg.len()];
         let mut seen = vec![false; reg.phases * reg.tables.len()];
         // (start index, table spec, values read, header line) of the open section.
@@ -170,7 +185,7 @@ impl WeightSet {
                 let phase = parts.next().and_then(|p| p.parse::<usize>().ok()).filter(|&p| p < reg.phases);
                 let phase = phase.ok_or_else(|| err(n, format!("expected a phase 0..{} after `table`", reg.phases)))?;
                 let name = parts.next().unwrap_or("");
-                let table = reg.table(name).ok_or_else(|| err(n, format!("unknown table `{name}` for {variant}")))?;
+                let table = reg.table(name).ok_or_else(|| err(n, format!("unknown table `{name}` for {key}")))?;
                 if parts.next().is_some() {
                     return Err(err(n, "expected `table PHASE NAME`, found more".into()));
                 }
@@ -202,7 +217,7 @@ impl WeightSet {
             let (phase, table) = (slot / reg.tables.len(), slot % reg.tables.len());
             return Err(err(last + 1, format!("missing table {phase} {}", reg.tables[table].name)));
         }
-        Ok(WeightSet { variant, values })
+        Ok(WeightSet { key, values })
     }
 
     /// Reads a weights file.
@@ -219,13 +234,13 @@ impl WeightSet {
     /// The generated Rust source that compiles these weights in, marked
     /// `@generated by {command}`.
     pub fn to_rust_source(&self, command: &str) -> String {
-        let reg = Registry::of(self.variant);
+        let reg = self.key.layout();
         let mut out = String::new();
         let _ = writeln!(out, "// @generated by {command}");
-        let _ = writeln!(out, "// Weights of the pattern evaluation for `{}` ({FORMAT_LINE}),", self.variant);
+        let _ = writeln!(out, "// Weights of the pattern evaluation for `{}` ({FORMAT_LINE}),", self.key);
         out.push_str("// in the layout of engine::eval::registry. Do not edit by hand: rerun the\n");
         out.push_str("// command above, or load a weights file at run time.\n\n");
-        let _ = writeln!(out, "/// The compiled-in weights of `{}`, in registry order.", self.variant);
+        let _ = writeln!(out, "/// The compiled-in weights of `{}`, in registry order.", self.key);
         out.push_str("#[rustfmt::skip]\n");
         let _ = writeln!(out, "pub(super) static WEIGHTS: [i16; {}] = [", self.values.len());
         let out = std::cell::RefCell::new(out);
@@ -246,8 +261,8 @@ impl WeightSet {
         out
     }
 
-    /// Reads back what [`WeightSet::to_rust_source`] wrote for `variant`.
-    pub fn parse_rust_source(text: &str, variant: Variant) -> Result<Self, String> {
+    /// Reads back what [`WeightSet::to_rust_source`] wrote for `key`.
+    pub fn parse_rust_source(text: &str, key: WeightKey) -> Result<Self, String> {
         if !text.starts_with("// @generated by ") {
             return Err("line 1: expected `// @generated by COMMAND`".into());
         }
@@ -260,7 +275,7 @@ impl WeightSet {
                 continue;
             }
             if line == "];" {
-                let set = WeightSet { variant, values };
+                let set = WeightSet { key, values };
                 set.validate()?;
                 return Ok(set);
             }
@@ -283,21 +298,22 @@ mod tests {
     use crate::game::Game;
     use crate::reversi::{Position, Size12};
 
-    /// The generated file of `variant`, as checked in.
-    fn checked_in(variant: Variant) -> &'static str {
-        match variant {
-            Variant::Tiny4 => include_str!("tiny4.rs"),
-            Variant::Othello6 => include_str!("othello6.rs"),
-            Variant::Othello8 => include_str!("othello8.rs"),
-            Variant::Othello10 => include_str!("othello10.rs"),
-            Variant::Othello12 => include_str!("othello12.rs"),
-            Variant::Duo12 => include_str!("duo12.rs"),
+    /// The generated file of `key`, as checked in.
+    fn checked_in(key: WeightKey) -> &'static str {
+        match key {
+            WeightKey::Reversi(Variant::Tiny4) => include_str!("tiny4.rs"),
+            WeightKey::Reversi(Variant::Othello6) => include_str!("othello6.rs"),
+            WeightKey::Reversi(Variant::Othello8) => include_str!("othello8.rs"),
+            WeightKey::Reversi(Variant::Othello10) => include_str!("othello10.rs"),
+            WeightKey::Reversi(Variant::Othello12) => include_str!("othello12.rs"),
+            WeightKey::Reversi(Variant::Duo12) => include_str!("duo12.rs"),
+            WeightKey::Pente => include_str!("pente.rs"),
         }
     }
 
     #[test]
     fn compiled_weights_fit_the_registry_and_match_their_source() {
-        for v in Variant::ALL {
+        for v in WeightKey::ALL {
             let set = WeightSet::compiled(v);
             set.validate().unwrap();
             assert_eq!(WeightSet::parse_rust_source(checked_in(v), v).unwrap(), set, "{v}");
@@ -307,11 +323,13 @@ mod tests {
 
     #[test]
     fn text_and_source_round_trip() {
-        for v in Variant::ALL {
+        for v in WeightKey::ALL {
             let mut set = WeightSet::compiled(v);
             // Vary the values so that a layout slip would show.
+            let layout = v.layout();
             for (i, x) in set.values.iter_mut().enumerate() {
-                *x = (i % 601) as i16 - 300;
+                let t = layout.spec_of(i);
+                *x = (t.min + (i * 7919 % 601) as i32 % (t.max - t.min + 1)) as i16;
             }
             let text = set.to_text();
             assert_eq!(WeightSet::parse(&text, "mem").unwrap(), set, "{v}");

@@ -1,0 +1,108 @@
+//! The Pente pattern evaluation as a tuning [`Model`]: weights and bounds
+//! from the shared weight registry ([`WeightKey::Pente`]), features from the
+//! engine's extractor ([`engine::pente::eval::features`]), positions read
+//! back from self-play's flattened form ([`PenteProtocol`]).
+
+use crate::run::Model;
+use engine::eval::{WeightKey, WeightSet};
+use engine::pente::eval::features;
+use selfplay::protocol::{GameProtocol, PenteProtocol};
+
+/// Largest magnitude of a Pente final score (a win counts 1).
+const PENTE_SCORE_SPAN: usize = 1;
+
+/// The Pente pattern evaluation, starting from a weight set.
+pub struct PenteModel {
+    start: WeightSet,
+}
+
+impl PenteModel {
+    /// The model starting from `start`, which must be a Pente weight set.
+    pub fn new(start: WeightSet) -> Self {
+        assert_eq!(start.key, WeightKey::Pente, "Pente weights for the Pente model");
+        PenteModel { start }
+    }
+}
+
+impl Model for PenteModel {
+    fn key(&self) -> WeightKey {
+        WeightKey::Pente
+    }
+
+    fn weights(&self) -> Vec<i32> {
+        self.start.values.iter().map(|&v| i32::from(v)).collect()
+    }
+
+    fn score_span(&self) -> usize {
+        PENTE_SCORE_SPAN
+    }
+
+    fn features(&self, board: &str) -> Result<Vec<(u32, i32)>, String> {
+        let pos = PenteProtocol.parse_flat(board).map_err(|e| format!("board {e} in `{board}`"))?;
+        let mut out = Vec::new();
+        features(&pos, &mut out);
+        Ok(out.into_iter().map(|(i, m)| (i as u32, m)).collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::run::{Target, load};
+    use engine::agent::{Agent, Clock};
+    use engine::eval::Evaluator;
+    use engine::game::Game;
+    use engine::pente::eval::PatternEval;
+    use engine::pente::{NearRandomAgent, Position};
+
+    #[test]
+    fn features_times_weights_is_the_engine_evaluation() {
+        let mut set = WeightSet::compiled(WeightKey::Pente);
+        for (i, v) in set.values.iter_mut().enumerate() {
+            // Distinct in-bounds values, so that an index slip shows.
+            *v += 3 * i as i16 + 1;
+        }
+        for set in [WeightSet::compiled(WeightKey::Pente), set] {
+            let model = PenteModel::new(set.clone());
+            let eval = PatternEval::with_weights(&set).unwrap();
+            let weights = model.weights();
+            for seed in 0..3 {
+                let mut agent = NearRandomAgent::new(seed);
+                let mut pos = Position::new();
+                for ply in 0..40 {
+                    let flat = PenteProtocol.flatten(&pos);
+                    let sum: i64 = model
+                        .features(&flat)
+                        .unwrap()
+                        .iter()
+                        .map(|&(i, m)| i64::from(weights[i as usize]) * i64::from(m))
+                        .sum();
+                    assert_eq!(sum, i64::from(eval.evaluate(&pos)), "game {seed} ply {ply}");
+                    if pos.is_terminal() {
+                        break;
+                    }
+                    let mv = agent.choose(&pos, &Clock::UNLIMITED).mv;
+                    pos.make(mv);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_malformed_board_names_the_file_and_line() {
+        let dir = std::env::temp_dir().join(format!("tuner-pente-bad-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("positions.csv");
+        let good = PenteProtocol.flatten(&Position::new());
+        let bad = good.replacen("w/0,0", "w/0,x", 1);
+        let rows = format!(
+            "game,ply,side,board,score,depth,result,disc_diff\n0,0,w,\"{good}\",,,1,1\n0,1,w,\"{bad}\",,,1,1\n"
+        );
+        std::fs::write(&path, rows).unwrap();
+        let model = PenteModel::new(WeightSet::compiled(WeightKey::Pente));
+        let err = load(std::slice::from_ref(&path), &model, Target::Result).unwrap_err();
+        let prefix = format!("{}:3: board field 2", path.display());
+        assert!(err.starts_with(&prefix) && !err.contains('\n'), "{err}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
