@@ -341,6 +341,20 @@ mod tests {
     }
 
     #[test]
+    fn keys_parse_their_names_and_find_their_layouts() {
+        for key in WeightKey::ALL {
+            assert_eq!(key.name().parse::<WeightKey>(), Ok(key));
+            assert!(!key.layout().is_empty(), "{key}");
+        }
+        assert_eq!(WeightKey::ALL.len(), Variant::ALL.len() + 1);
+        assert!(std::ptr::eq(WeightKey::Pente.layout(), crate::pente::eval::layout()));
+        let v = Variant::Duo12;
+        assert!(std::ptr::eq(WeightKey::from(v).layout(), &Registry::of(v).layout));
+        let e = "chess".parse::<WeightKey>().unwrap_err();
+        assert!(e.starts_with("unknown variant `chess`") && e.ends_with("duo12, pente"), "{e}");
+    }
+
+    #[test]
     fn phases_span_the_game() {
         for v in Variant::ALL {
             let reg = Registry::of(v);
