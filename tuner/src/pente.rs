@@ -71,12 +71,7 @@ mod tests {
                 let mut pos = Position::new();
                 for ply in 0..40 {
                     let flat = PenteProtocol.flatten(&pos);
-                    let sum: i64 = model
-                        .features(&flat)
-                        .unwrap()
-                        .iter()
-                        .map(|&(i, m)| i64::from(weights[i as usize]) * i64::from(m))
-                        .sum();
+                    let sum = model.linear_eval(&weights, &flat).unwrap();
                     assert_eq!(sum, i64::from(eval.evaluate(&pos)), "game {seed} ply {ply}");
                     if pos.is_terminal() {
                         break;

@@ -67,12 +67,7 @@ mod tests {
             let text = pos.to_string();
             let flat = text.trim_end().replace('\n', "/");
             assert_eq!(unflatten(&flat), text);
-            let sum: i64 = model
-                .features(&flat)
-                .unwrap()
-                .iter()
-                .map(|&(i, m)| i64::from(weights[i as usize]) * i64::from(m))
-                .sum();
+            let sum = model.linear_eval(&weights, &flat).unwrap();
             assert_eq!(sum, i64::from(eval.evaluate(&pos)), "ply {ply}");
             let moves = pos.legal_moves();
             pos.make(moves[ply % moves.len()]);

@@ -32,6 +32,12 @@ pub trait Model: Sync {
     /// Active features (weight index, multiplicity) of the position `board`
     /// (flattened text form) such that the evaluation is `Σ w[i] * m`.
     fn features(&self, board: &str) -> Result<Vec<(u32, i32)>, String>;
+
+    /// The evaluation of `board` under `weights`: its features times the
+    /// weights (what the engine's evaluation gives for the same weights).
+    fn linear_eval(&self, weights: &[i32], board: &str) -> Result<i64, String> {
+        Ok(self.features(board)?.iter().map(|&(i, m)| i64::from(weights[i as usize]) * i64::from(m)).sum())
+    }
 }
 
 /// The weight set of `key` holding `values` (which the bounds keep within
