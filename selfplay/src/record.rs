@@ -180,6 +180,24 @@ pub fn read_games(path: &Path) -> Result<Vec<GameRecord>, String> {
     Ok(games)
 }
 
+/// Every game record of the run folder `dir`, in game id order.
+pub fn games_in(dir: &Path) -> Result<Vec<GameRecord>, String> {
+    let mut games = read_games(&dir.join(GAMES_FILE))?;
+    games.sort_by_key(|g| g.game);
+    Ok(games)
+}
+
+/// Every position record of the run folder `dir`, in game and ply order.
+pub fn positions_in(dir: &Path) -> Result<Vec<PositionRecord>, String> {
+    let mut rows = Vec::new();
+    read_positions(&dir.join(POSITIONS_FILE), |p| {
+        rows.push(p);
+        Ok(())
+    })?;
+    rows.sort_by_key(|p| (p.game, p.ply));
+    Ok(rows)
+}
+
 /// Streams the rows of a `positions.csv` (after checking its header) to `each`.
 pub fn read_positions(path: &Path, mut each: impl FnMut(PositionRecord) -> Result<(), String>) -> Result<(), String> {
     let mut reader = csv::Reader::from_path(path).map_err(|e| format!("{}: {e}", path.display()))?;

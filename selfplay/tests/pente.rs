@@ -45,8 +45,7 @@ fn run_pente(job: &Job, out: &Path, threads: usize) -> run::Summary {
 
 /// The games of a folder in id order, CPU time columns zeroed.
 fn games(dir: &Path) -> Vec<GameRecord> {
-    let mut games = record::read_games(&dir.join(record::GAMES_FILE)).unwrap();
-    games.sort_by_key(|g| g.game);
+    let mut games = record::games_in(dir).unwrap();
     for g in &mut games {
         (g.black_cpu, g.white_cpu) = (0.0, 0.0);
     }
@@ -55,14 +54,7 @@ fn games(dir: &Path) -> Vec<GameRecord> {
 
 /// The positions of a folder in game and ply order.
 fn positions(dir: &Path) -> Vec<PositionRecord> {
-    let mut rows = Vec::new();
-    record::read_positions(&dir.join(record::POSITIONS_FILE), |p| {
-        rows.push(p);
-        Ok(())
-    })
-    .unwrap();
-    rows.sort_by_key(|p| (p.game, p.ply));
-    rows
+    record::positions_in(dir).unwrap()
 }
 
 #[test]

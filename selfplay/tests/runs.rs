@@ -48,8 +48,7 @@ const BY_TIME: &str = "(by time)";
 /// The games of a folder in id order, without what CPU time decides: the
 /// time columns and the winner of a level Duo game.
 fn games(dir: &Path) -> Vec<GameRecord> {
-    let mut games = record::read_games(&dir.join(record::GAMES_FILE)).unwrap();
-    games.sort_by_key(|g| g.game);
+    let mut games = record::games_in(dir).unwrap();
     for g in &mut games {
         (g.black_cpu, g.white_cpu) = (0.0, 0.0);
         if g.ending == "tiebreak" {
@@ -64,16 +63,10 @@ fn games(dir: &Path) -> Vec<GameRecord> {
 fn positions(dir: &Path) -> Vec<record::PositionRecord> {
     let by_time: std::collections::HashSet<u64> =
         games(dir).iter().filter(|g| g.result == BY_TIME).map(|g| g.game).collect();
-    let mut rows = Vec::new();
-    record::read_positions(&dir.join(record::POSITIONS_FILE), |mut p| {
-        if by_time.contains(&p.game) {
-            p.result = -1.0;
-        }
-        rows.push(p);
-        Ok(())
-    })
-    .unwrap();
-    rows.sort_by_key(|p| (p.game, p.ply));
+    let mut rows = record::positions_in(dir).unwrap();
+    for p in rows.iter_mut().filter(|p| by_time.contains(&p.game)) {
+        p.result = -1.0;
+    }
     rows
 }
 
