@@ -4,13 +4,12 @@
 
 use engine::agent::{Agent, Clock};
 use engine::cputime::CpuTimer;
+use engine::eval::Evaluator;
 use engine::game::Game;
-use engine::pente::eval::PatternEval as PenteEval;
-use engine::pente::search::{Limits as PenteLimits, Searcher as PenteSearcher};
-use engine::pente::{NearRandomAgent, Position as PentePosition};
+use engine::pente::{NearRandomAgent, PenteEngine, Position as PentePosition};
 use engine::reversi::{Geometry, Position, Size8, Size12, Variant};
 use engine::search::ffo::{self, FfoPosition};
-use engine::search::{EngineConfig, Limits, ReversiEngine};
+use engine::search::{Engine, EngineConfig, Limits, ReversiEngine, ReversiEvaluator, SearchGame, WIN_BOUND};
 use std::fmt;
 use std::path::Path;
 use std::str::FromStr;
@@ -96,7 +95,7 @@ pub const OTHELLO8_NODES: u64 = 1_030_866;
 pub const DUO12_NODES: u64 = 710_077;
 /// Expected total nodes of the [`Suite::Pente`] suite (update as for
 /// [`OTHELLO8_NODES`]).
-pub const PENTE_NODES: u64 = 146_478;
+pub const PENTE_NODES: u64 = 169_577;
 
 /// Transposition table of every Reversi suite search, in MiB (cleared
 /// before each position).
@@ -104,8 +103,6 @@ pub const REVERSI_TT_MB: usize = 16;
 /// Transposition table of every Pente suite search, in MiB (cleared before
 /// each position).
 pub const PENTE_TT_MB: usize = 16;
-/// Moves the Pente root VCF probe may make per position.
-pub const PENTE_VCF_NODES: u64 = 20_000;
 
 /// Seed of the random games the Reversi suite positions come from.
 const REVERSI_SUITE_SEED: u64 = 8;
@@ -129,8 +126,6 @@ const PENTE_PLAYOUT_DEPTH: u32 = 2;
 const PENTE_PLAYOUT_TT_MB: usize = 1;
 /// Pente suite games are given up after this many moves.
 const PENTE_MAX_PLIES: usize = 60;
-/// Search scores from this far up are won (or lost) positions.
-const PENTE_DECIDED: i32 = engine::pente::search::WIN / 2;
 
 /// One of the fixed search suites: a few seeded positions of one game type, each
 /// searched to a fixed depth from a cleared table, with no time limit, so
@@ -141,7 +136,7 @@ pub enum Suite {
     Othello8,
     /// 12x12 Duo-Othello with the strong engine.
     Duo12,
-    /// Pente with its own search.
+    /// Pente with the same engine.
     Pente,
 }
 
@@ -234,18 +229,18 @@ pub struct SuiteRunner {
 
 /// The per-game state of a [`SuiteRunner`].
 enum Searches {
-    Othello8(ReversiSearches<Size8>),
-    Duo12(ReversiSearches<Size12>),
-    Pente(PenteSearches),
+    Othello8(EngineSearches<Position<Size8>, ReversiEvaluator<Size8>>),
+    Duo12(EngineSearches<Position<Size12>, ReversiEvaluator<Size12>>),
+    Pente(EngineSearches<PentePosition, engine::pente::eval::PatternEval>),
 }
 
 impl SuiteRunner {
     /// Draws the positions of `suite` and allocates its searcher.
     pub fn new(suite: Suite) -> Self {
         let searches = match suite {
-            Suite::Othello8 => Searches::Othello8(ReversiSearches::new(Variant::Othello8, &OTHELLO8_STAGES)),
-            Suite::Duo12 => Searches::Duo12(ReversiSearches::new(Variant::Duo12, &DUO12_STAGES)),
-            Suite::Pente => Searches::Pente(PenteSearches::new()),
+            Suite::Othello8 => Searches::Othello8(reversi_searches(Variant::Othello8, &OTHELLO8_STAGES)),
+            Suite::Duo12 => Searches::Duo12(reversi_searches(Variant::Duo12, &DUO12_STAGES)),
+            Suite::Pente => Searches::Pente(pente_searches()),
         };
         SuiteRunner { suite, searches }
     }
@@ -309,22 +304,13 @@ fn staged_positions<G: Geometry>(variant: Variant, stages: &[u32], games: usize,
     positions
 }
 
-/// The positions of a Reversi suite and the engine that searches them.
-struct ReversiSearches<G: Geometry> {
-    positions: Vec<Position<G>>,
-    engine: ReversiEngine<G>,
+/// The positions of a suite and the engine that searches them.
+struct EngineSearches<G: SearchGame, E: Evaluator<G> + ?Sized> {
+    positions: Vec<G>,
+    engine: Engine<G, E>,
 }
 
-impl<G: Geometry> ReversiSearches<G> {
-    fn new(variant: Variant, stages: &[u32]) -> Self {
-        let config = EngineConfig { tt_mb: REVERSI_TT_MB, ..EngineConfig::default() };
-        let engine = ReversiEngine::new(variant, config).expect("the compiled-in weights need no file");
-        ReversiSearches {
-            positions: staged_positions(variant, stages, REVERSI_SUITE_GAMES, REVERSI_SUITE_SEED),
-            engine,
-        }
-    }
-
+impl<G: SearchGame, E: Evaluator<G> + ?Sized> EngineSearches<G, E> {
     fn run(&mut self, depth: u32) -> SuiteRun {
         let limits = Limits { depth: Some(depth), ..Limits::default() };
         let mut run = SuiteRun::default();
@@ -338,19 +324,31 @@ impl<G: Geometry> ReversiSearches<G> {
     }
 }
 
+/// The positions of a Reversi suite and the engine for them.
+fn reversi_searches<G: Geometry>(variant: Variant, stages: &[u32]) -> EngineSearches<Position<G>, ReversiEvaluator<G>> {
+    let config = EngineConfig { tt_mb: REVERSI_TT_MB, ..EngineConfig::default() };
+    let engine = ReversiEngine::new(variant, config).expect("the compiled-in weights need no file");
+    EngineSearches { positions: staged_positions(variant, stages, REVERSI_SUITE_GAMES, REVERSI_SUITE_SEED), engine }
+}
+
+/// The Pente engine with a table of `tt_mb` MiB and the compiled-in weights.
+fn pente_engine(tt_mb: usize) -> PenteEngine {
+    PenteEngine::new(EngineConfig { tt_mb, ..EngineConfig::default() }).expect("the compiled-in weights need no file")
+}
+
 /// Positions of one Pente game: the first one at or after each number of
-/// moves in [`PENTE_STAGES`] that a one-ply search (with the suite's VCF
-/// probe) does not find won or lost. The game opens with
-/// [`PENTE_RANDOM_MOVES`] near-random moves (agents seeded by `seed` and
-/// `seed + 1`), then both sides play the search at [`PENTE_PLAYOUT_DEPTH`]
-/// (random play soon leaves positions that are decided at once). Fewer
-/// positions when the game ends early.
+/// moves in [`PENTE_STAGES`] that a one-ply search (with its VCF probe)
+/// does not find won or lost. The game opens with [`PENTE_RANDOM_MOVES`]
+/// near-random moves (agents seeded by `seed` and `seed + 1`), then both
+/// sides play the search at [`PENTE_PLAYOUT_DEPTH`] (random play soon
+/// leaves positions that are decided at once). Fewer positions when the
+/// game ends early.
 fn pente_staged_positions(seed: u64) -> Vec<PentePosition> {
     let mut openers = [NearRandomAgent::new(seed), NearRandomAgent::new(seed + 1)];
-    let mut searcher = PenteSearcher::new(PenteEval::default(), PENTE_PLAYOUT_TT_MB);
-    let mut search = |pos: &PentePosition, max_depth, vcf_nodes| {
-        searcher.clear();
-        searcher.choose(pos, PenteLimits { soft: Duration::MAX, hard: Duration::MAX, max_depth, vcf_nodes })
+    let mut engine = pente_engine(PENTE_PLAYOUT_TT_MB);
+    let mut search = |pos: &PentePosition, depth| {
+        engine.new_game();
+        engine.search(pos, &Limits { depth: Some(depth), ..Limits::default() })
     };
     let mut pos = PentePosition::new();
     let mut sampled = Vec::new();
@@ -358,52 +356,31 @@ fn pente_staged_positions(seed: u64) -> Vec<PentePosition> {
         if pos.is_terminal() || sampled.len() == PENTE_STAGES.len() {
             break;
         }
-        if ply >= PENTE_STAGES[sampled.len()] && search(&pos, 1, PENTE_VCF_NODES).score.abs() < PENTE_DECIDED {
+        if ply >= PENTE_STAGES[sampled.len()] && search(&pos, 1).score.is_some_and(|s| s.abs() < WIN_BOUND) {
             sampled.push(pos.clone());
         }
         let mv = if ply < PENTE_RANDOM_MOVES {
             openers[ply % 2].choose(&pos, &Clock::UNLIMITED).mv
         } else {
-            search(&pos, PENTE_PLAYOUT_DEPTH, 0).mv
+            search(&pos, PENTE_PLAYOUT_DEPTH).best
         };
         pos = pos.result(mv);
     }
     sampled
 }
 
-/// The positions of the Pente suite and the searcher for them.
-struct PenteSearches {
-    positions: Vec<PentePosition>,
-    searcher: PenteSearcher<PenteEval>,
-}
-
-impl PenteSearches {
-    fn new() -> Self {
-        let mut positions = Vec::new();
-        let mut seed = PENTE_SUITE_SEED;
-        while positions.len() < PENTE_SUITE_GAMES * PENTE_STAGES.len() {
-            let sampled = pente_staged_positions(seed);
-            seed += 2;
-            if sampled.len() == PENTE_STAGES.len() {
-                positions.extend(sampled);
-            }
+/// The positions of the Pente suite and the engine for them.
+fn pente_searches() -> EngineSearches<PentePosition, engine::pente::eval::PatternEval> {
+    let mut positions = Vec::new();
+    let mut seed = PENTE_SUITE_SEED;
+    while positions.len() < PENTE_SUITE_GAMES * PENTE_STAGES.len() {
+        let sampled = pente_staged_positions(seed);
+        seed += 2;
+        if sampled.len() == PENTE_STAGES.len() {
+            positions.extend(sampled);
         }
-        PenteSearches { positions, searcher: PenteSearcher::new(PenteEval::default(), PENTE_TT_MB) }
     }
-
-    fn run(&mut self, depth: u32) -> SuiteRun {
-        let limits =
-            PenteLimits { soft: Duration::MAX, hard: Duration::MAX, max_depth: depth, vcf_nodes: PENTE_VCF_NODES };
-        let mut run = SuiteRun::default();
-        for pos in &self.positions {
-            self.searcher.clear();
-            let timer = CpuTimer::start();
-            let outcome = self.searcher.choose(pos, limits);
-            run.seconds += timer.elapsed().as_secs_f64();
-            run.nodes += outcome.nodes;
-        }
-        run
-    }
+    EngineSearches { positions, engine: pente_engine(PENTE_TT_MB) }
 }
 
 /// FFO positions (numbers) of the endgame bench: 16-18 empties, together

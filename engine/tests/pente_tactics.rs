@@ -8,15 +8,21 @@ use engine::agent::{Agent, Clock};
 use engine::game::{Color, Game};
 use engine::pente::search::quick_move;
 use engine::pente::threats::{Vcf, defences, wins};
-use engine::pente::{MinimaxAgent, PenteConfig, PenteEngine, Position};
+use engine::pente::{MinimaxAgent, PenteEngine, Position};
+use engine::search::EngineConfig;
 use pente_common::{cell, drawn};
 use std::time::Duration;
 
 const TEN_SECONDS: Clock = Clock { own_remaining: 10.0, opponent_remaining: 10.0 };
 const HUNDREDTH: Clock = Clock { own_remaining: 0.01, opponent_remaining: 10.0 };
 
+/// The competition engine with a small table.
+fn small_engine() -> PenteEngine {
+    PenteEngine::new(EngineConfig { tt_mb: 4, ..EngineConfig::default() }).expect("compiled-in weights")
+}
+
 fn engine_move(pos: &Position, clock: &Clock) -> engine::pente::Cell {
-    let mv = PenteEngine::new(PenteConfig { tt_mb: 4, depth: None }).choose(pos, clock).mv;
+    let mv = small_engine().choose(pos, clock).mv;
     assert!(pos.is_legal(mv), "{mv} is not legal");
     mv
 }
@@ -125,7 +131,7 @@ fn finds_a_vcf_and_wins_with_it() {
     }
     // The engine plays a winning line against the minimax reference.
     let mut game = pos.clone();
-    let mut engine = PenteEngine::new(PenteConfig { tt_mb: 4, depth: None });
+    let mut engine = small_engine();
     let mut minimax = MinimaxAgent::new(3);
     for _ in 0..12 {
         if game.is_terminal() {

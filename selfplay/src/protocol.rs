@@ -346,27 +346,8 @@ impl GameProtocol for PenteProtocol {
         Outcome { winner, score, counts, tiebreak: level && winner.is_some() }
     }
 
-    /// Depth, table size and a weights file carry over; the other limits
-    /// have no Pente counterpart (the engine plans its own time from the game
-    /// clock).
     fn engine(&self, config: EngineConfig) -> Result<Box<dyn Agent<pente::Position>>, String> {
-        let unsupported = [
-            ("nodes", config.nodes.is_some()),
-            ("movetime", config.move_time.is_some()),
-            ("nps", config.nps_hint.is_some()),
-        ];
-        if let Some((name, _)) = unsupported.iter().find(|(_, set)| *set) {
-            return Err(format!(
-                "engine option `{name}` is not supported for pente: expected depth, tt, tc or weights (the engine plans its time from the game clock)"
-            ));
-        }
-        let eval = match &config.weights {
-            Some(path) => pente::eval::PatternEval::from_file(path)?,
-            None => pente::eval::PatternEval::default(),
-        };
-        let default = pente::PenteConfig::default();
-        let tt_mb = if config.tt_mb == 0 { default.tt_mb } else { config.tt_mb };
-        Ok(Box::new(pente::PenteEngine::with_eval(pente::PenteConfig { tt_mb, depth: config.depth }, eval)))
+        Ok(Box::new(pente::PenteEngine::new(config)?))
     }
 
     fn minimax(&self, seed: u64) -> Box<dyn Agent<pente::Position>> {

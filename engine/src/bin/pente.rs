@@ -3,10 +3,10 @@
 //! and PROTOCOLS.md. Takes no arguments.
 
 use engine::agent::{Agent, Clock};
-use engine::pente::agents::PANIC_SECONDS;
+use engine::pente::PenteEngine;
 use engine::pente::io::{output_text, parse_input};
-use engine::pente::search::quick_move;
-use engine::pente::{PenteConfig, PenteEngine};
+use engine::pente::search::{PANIC_SECONDS, quick_move};
+use engine::search::EngineConfig;
 use std::process::ExitCode;
 
 const INPUT: &str = "input.txt";
@@ -33,7 +33,7 @@ fn run() -> Result<(), String> {
     let mv = if input.time_left < PANIC_SECONDS {
         quick_move(&input.position)
     } else {
-        PenteEngine::new(PenteConfig::default()).choose(&input.position, &clock).mv
+        PenteEngine::new(EngineConfig::default())?.choose(&input.position, &clock).mv
     };
     std::fs::write(OUTPUT, output_text(mv)).map_err(|e| format!("{OUTPUT}: cannot write: {e}"))
 }

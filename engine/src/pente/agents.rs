@@ -1,103 +1,29 @@
-//! Pente players: the competition engine ([`PenteEngine`]) with its time
-//! plan, and the two reference agents the graders use ([`NearRandomAgent`],
-//! [`MinimaxAgent`]).
+//! Pente players: the competition engine ([`PenteEngine`], the shared
+//! search with the Pente evaluation), and the two reference agents the
+//! graders use ([`NearRandomAgent`], [`MinimaxAgent`]).
 
 use super::board::{Cell, Moves, Position};
 use super::eval::PatternEval;
-use super::search::{Limits, Searcher, WIN, quick_move};
 use crate::agent::{Agent, Clock, Decision};
 use crate::eval::Evaluator;
 use crate::game::Game;
+use crate::search::{Engine, EngineConfig, WIN, won_in};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::time::Duration;
 
-/// Below this many seconds left the engine answers without searching.
-pub const PANIC_SECONDS: f64 = 0.15;
-/// Moves the engine plans the remaining time over.
-const MOVES_TO_PLAN: f64 = 22.0;
-/// Largest soft budget of one move, in seconds.
-const MAX_SOFT_SECONDS: f64 = 6.0;
-/// The hard limit of a move is this many soft budgets ...
-const HARD_FACTOR: f64 = 3.0;
-/// ... but never more than this share of the time left.
-const HARD_SHARE: f64 = 0.2;
-/// CPU seconds kept back for start-up, input and output.
-const SAFETY_SECONDS: f64 = 0.05;
-/// VCF probe moves per second of soft budget.
-const VCF_NODES_PER_SECOND: f64 = 100_000.0;
-/// Largest VCF probe.
-const MAX_VCF_NODES: u64 = 400_000;
-/// Deepest search iteration.
-const MAX_DEPTH: u32 = 40;
+/// The competition engine: the shared search (threat checks, VCF, then
+/// iterative deepening PVS) with the Pente pattern evaluation.
+pub type PenteEngine = Engine<Position, PatternEval>;
 
-/// Settings of the competition engine.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct PenteConfig {
-    /// Transposition table size in MiB.
-    pub tt_mb: usize,
-    /// Fixed depth (ignores the clock's soft budget) when set.
-    pub depth: Option<u32>,
-}
-
-impl Default for PenteConfig {
-    fn default() -> Self {
-        PenteConfig { tt_mb: 32, depth: None }
-    }
-}
-
-/// The competition engine: threat checks, VCF, then iterative deepening PVS.
-pub struct PenteEngine {
-    searcher: Searcher<PatternEval>,
-    config: PenteConfig,
-}
-
-impl PenteEngine {
-    /// An engine with `config` and the compiled-in weights.
-    pub fn new(config: PenteConfig) -> Self {
-        Self::with_eval(config, PatternEval::default())
-    }
-
-    /// An engine with `config` and the evaluation `eval` (e.g. weights read
-    /// from a file with [`PatternEval::from_file`]).
-    pub fn with_eval(config: PenteConfig, eval: PatternEval) -> Self {
-        PenteEngine { searcher: Searcher::new(eval, config.tt_mb), config }
-    }
-
-    /// The search limits for a move with `remaining` CPU seconds left.
-    pub fn limits(&self, remaining: f64) -> Limits {
-        let usable = (remaining - SAFETY_SECONDS).max(0.0);
-        let soft = (usable / MOVES_TO_PLAN).min(MAX_SOFT_SECONDS);
-        let hard = (soft * HARD_FACTOR).min(usable * HARD_SHARE);
-        let (soft, hard, max_depth) = match self.config.depth {
-            Some(d) if remaining.is_infinite() => (Duration::MAX, Duration::MAX, d),
-            Some(d) => (Duration::from_secs_f64(hard), Duration::from_secs_f64(hard), d),
-            None => (Duration::from_secs_f64(soft), Duration::from_secs_f64(hard), MAX_DEPTH),
+impl Engine<Position, PatternEval> {
+    /// An engine with `config`: the compiled-in weights, or the tuner's
+    /// weights file `config.weights`; fails when that file cannot be used.
+    pub fn new(config: EngineConfig) -> Result<Self, String> {
+        let eval = match &config.weights {
+            Some(path) => PatternEval::from_file(path)?,
+            None => PatternEval::default(),
         };
-        let vcf_nodes = if soft == Duration::MAX {
-            MAX_VCF_NODES
-        } else {
-            ((soft.as_secs_f64() * VCF_NODES_PER_SECOND) as u64).min(MAX_VCF_NODES)
-        };
-        Limits { soft, hard, max_depth, vcf_nodes }
-    }
-}
-
-impl Agent<Position> for PenteEngine {
-    fn name(&self) -> String {
-        "pente-engine".into()
-    }
-
-    fn new_game(&mut self) {
-        self.searcher.clear();
-    }
-
-    fn choose(&mut self, state: &Position, clock: &Clock) -> Decision<Cell> {
-        if clock.own_remaining < PANIC_SECONDS {
-            return Decision::just(quick_move(state));
-        }
-        let out = self.searcher.choose(state, self.limits(clock.own_remaining));
-        Decision { mv: out.mv, score: Some(out.score), depth: Some(out.depth), nodes: out.nodes }
+        Ok(Engine::with_evaluator("pente-engine".into(), Box::new(eval), config))
     }
 }
 
@@ -172,10 +98,10 @@ impl MinimaxAgent {
         }
     }
 
-    fn negamax(&mut self, pos: &mut Position, depth: u32, ply: i32) -> i32 {
+    fn negamax(&mut self, pos: &mut Position, depth: u32, ply: u32) -> i32 {
         self.nodes += 1;
         if pos.winner().is_some() {
-            return -(WIN - ply);
+            return -won_in(ply);
         }
         if pos.is_terminal() {
             return 0;

@@ -5,9 +5,10 @@
 //! (line-pattern tables) under [`threats`] (immediate wins, forcing moves,
 //! VCF) and [`eval`] (pattern evaluation and its weight layout; the values
 //! are in the shared weight files of [`crate::eval::weights`]); [`search`]
-//! uses those through [`crate::game::Game`] and [`crate::eval::Evaluator`];
-//! [`agents`] wraps the search and the reference
-//! players as [`crate::agent::Agent`]s; [`io`] is the file protocol.
+//! gives the shared search ([`crate::search`]) its Pente hooks (tactics,
+//! move ordering, VCF at the root); [`agents`] puts the engine and the
+//! reference players together as [`crate::agent::Agent`]s; [`io`] is the
+//! file protocol.
 
 pub mod agents;
 pub mod board;
@@ -17,5 +18,5 @@ pub mod pattern;
 pub mod search;
 pub mod threats;
 
-pub use agents::{MinimaxAgent, NearRandomAgent, PenteConfig, PenteEngine};
+pub use agents::{MinimaxAgent, NearRandomAgent, PenteEngine};
 pub use board::{Cell, Position};

@@ -2,16 +2,33 @@
 //! ordering hints, move indices for tables, a time-planning estimate and,
 //! for games with an exact endgame, the cell-level hooks of the solver.
 //!
-//! Reversi implements them in [`super::reversi`]; another game (Pente)
-//! implements [`SearchGame`] alone and leaves the solver hook at its default.
+//! Reversi implements them in [`super::reversi`] and leaves the tactical
+//! hooks at their defaults; Pente (`crate::pente::search`) implements
+//! [`SearchGame`] with tactics and leaves the solver hook at its default.
 
 use super::control::SearchContext;
 use crate::bitboard::BitSet;
 use crate::eval::Evaluator;
 use crate::game::Game;
+use std::time::Duration;
 
 /// Move indices are below this bound (history and transposition tables).
-pub const MOVE_SLOTS: usize = 512;
+pub const MOVE_SLOTS: usize = 1024;
+
+/// What a game's tactical check says about a search node, before any move
+/// is searched.
+pub enum Tactics<G: Game> {
+    /// Nothing the search must treat specially.
+    Quiet,
+    /// The game is over: the node's value is the final score.
+    Over,
+    /// The side to move wins at once with this move.
+    Win(G::Move),
+    /// The opponent wins at once unless the side to move plays one of these
+    /// moves (none: the node is lost). They are searched without using up
+    /// depth, like check evasions in chess.
+    Forced(G::Moves),
+}
 
 /// A game the strong search can play.
 pub trait SearchGame: Game {
@@ -22,6 +39,37 @@ pub trait SearchGame: Game {
     /// A cheap static ordering score for `mv` in this state: higher is tried
     /// first. Reversi: corners up, moves that leave the opponent few replies up.
     fn order_hint(&self, mv: Self::Move) -> i32;
+
+    /// Nodes at least this many plies above the horizon order their moves
+    /// by [`SearchGame::order_hint`]; lower nodes by the table move and
+    /// history alone (hints that cost more than they save near the leaves).
+    const HINT_DEPTH: u32 = 4;
+
+    /// True when a finished game is a win, draw or loss (Pente) rather than
+    /// a margin (Reversi's discs): the search then scores a win by how soon
+    /// it comes (see [`super::won_in`]).
+    const WIN_LOSS: bool = false;
+
+    /// Moves searched at a node with `depth` plies left that is not forced,
+    /// best-ordered first: all of them unless the game prunes the tail.
+    fn search_width(_depth: u32) -> usize {
+        usize::MAX
+    }
+
+    /// The game's tactical reading of this state, checked at every node
+    /// before the horizon: immediate wins, threats that must be answered.
+    /// Games without tactics leave it quiet.
+    fn tactics(&self) -> Tactics<Self> {
+        Tactics::Quiet
+    }
+
+    /// A first move of a forced win found by the game's own threat search
+    /// from this (quiet) root, within `budget` CPU time (`None`: the game's
+    /// fixed node limit alone), and the moves that search made. Games
+    /// without one find nothing.
+    fn forced_win(&mut self, _budget: Option<Duration>) -> (Option<Self::Move>, u64) {
+        (None, 0)
+    }
 
     /// An upper bound on the plies left to the end of the game when known
     /// (Reversi: the empty cells), so that searches this deep are exact.

@@ -3,8 +3,9 @@
 //! endgame solver, and CPU-time management from the game clock.
 //!
 //! The search knows the [`Game`] trait, an [`Evaluator`] and the small
-//! extension traits of [`hooks`]; Reversi implements those in [`reversi`].
-//! [`ReversiEngine`] puts it together as an [`Agent`] for every Reversi size.
+//! extension traits of [`hooks`]; Reversi implements those in [`reversi`],
+//! Pente in `crate::pente::search`. [`Engine`] puts it together as an
+//! [`Agent`] of any such game ([`ReversiEngine`] for every Reversi size).
 
 pub mod control;
 pub mod endgame;
@@ -18,13 +19,13 @@ pub mod tt;
 #[cfg(test)]
 mod tests;
 
-pub use hooks::{EndgameBoard, SearchGame};
-pub use searcher::{INFINITY, Limits, MAX_DEPTH, SearchResult, Searcher};
+pub use hooks::{EndgameBoard, SearchGame, Tactics};
+pub use searcher::{INFINITY, Limits, MAX_DEPTH, SearchResult, Searcher, WIN, WIN_BOUND, won_in};
 pub use time::TimePlan;
 
 use crate::agent::{Agent, Clock, Decision};
 use crate::eval::{Evaluator, PatternEval};
-use crate::reversi::{Geometry, Move, Position, Variant};
+use crate::reversi::{Geometry, Position, Variant};
 use std::path::PathBuf;
 
 /// Transposition table size when the configuration leaves it at 0, in MiB.
@@ -53,75 +54,88 @@ pub struct EngineConfig {
     pub nps_hint: Option<f64>,
 }
 
-/// The evaluator the engine plays with, chosen per variant.
-type EngineEvaluator<G> = dyn Evaluator<Position<G>>;
-
-/// The evaluator for `variant`: the pattern evaluation with the compiled-in
-/// weights, or with the weights file `weights` (written by the tuner).
-fn engine_evaluator<G: Geometry>(
-    variant: Variant,
-    weights: Option<&PathBuf>,
-) -> Result<Box<EngineEvaluator<G>>, String> {
-    Ok(Box::new(match weights {
-        Some(path) => PatternEval::<G>::from_file(variant, path)?,
-        None => PatternEval::<G>::compiled(variant),
-    }))
-}
-
 /// What `duo-calibrate` measures (`nps`) on the machine the search's
 /// exact-solve switch was tuned on (2-core AMD EPYC, AVX-512 code path):
 /// an engine configured with an `nps_hint` scales the time it expects the
 /// solver to need by `nps_hint / REFERENCE_NPS`.
 pub const REFERENCE_NPS: f64 = 1.5e6;
 
-/// The strong engine as a player of Reversi on geometry `G`.
-pub struct ReversiEngine<G: Geometry> {
-    variant: Variant,
-    config: EngineConfig,
-    searcher: Searcher<Position<G>, EngineEvaluator<G>>,
-}
-
-impl<G: Geometry> ReversiEngine<G> {
-    /// An engine for `variant` (whose board must be `G`) with `config`; fails
-    /// when the weights file cannot be used.
-    pub fn new(variant: Variant, config: EngineConfig) -> Result<Self, String> {
-        assert_eq!(variant.size(), G::N, "variant {variant} is not played on this geometry");
-        let evaluator = engine_evaluator::<G>(variant, config.weights.as_ref())?;
-        let tt_mb = if config.tt_mb == 0 { DEFAULT_TT_MB } else { config.tt_mb };
-        Ok(ReversiEngine { variant, searcher: Searcher::new(evaluator, tt_mb), config })
-    }
-
-    /// The limits of one move under `config` and the clock.
-    pub fn limits(config: &EngineConfig, state: &Position<G>, clock: &Clock) -> Limits {
-        let mut time = config.move_time.map(TimePlan::fixed);
+impl EngineConfig {
+    /// The limits of one move in `state` under this configuration and the
+    /// clock: the tighter of the fixed move time and the clock's plan.
+    pub fn limits<G: SearchGame>(&self, state: &G, clock: &Clock) -> Limits {
+        let mut time = self.move_time.map(TimePlan::fixed);
         if clock.own_remaining.is_finite() {
             let plan = TimePlan::from_clock(clock.own_remaining, state.own_moves_left(), state.progress());
             time = Some(time.map_or(plan, |t| t.min(plan)));
-        } else if time.is_none() && config.depth.is_none() && config.nodes.is_none() {
+        } else if time.is_none() && self.depth.is_none() && self.nodes.is_none() {
             time = Some(TimePlan::fixed(UNTIMED_MOVE_TIME));
         }
-        let speed = config.nps_hint.map(|nps| nps / REFERENCE_NPS);
-        Limits { depth: config.depth, nodes: config.nodes, time, solve: false, speed }
+        let speed = self.nps_hint.map(|nps| nps / REFERENCE_NPS);
+        Limits { depth: self.depth, nodes: self.nodes, time, solve: false, speed }
+    }
+
+    /// The transposition table size to allocate, in MiB.
+    pub fn table_mb(&self) -> usize {
+        if self.tt_mb == 0 { DEFAULT_TT_MB } else { self.tt_mb }
+    }
+}
+
+/// The strong engine as a player of any [`SearchGame`]: the searcher with
+/// its evaluator, searching each move within the configuration's limits
+/// and the clock.
+pub struct Engine<G: SearchGame, E: Evaluator<G> + ?Sized> {
+    name: String,
+    config: EngineConfig,
+    searcher: Searcher<G, E>,
+}
+
+impl<G: SearchGame, E: Evaluator<G> + ?Sized> Engine<G, E> {
+    /// An engine called `name` that evaluates with `eval` under `config`
+    /// (whose weights file the caller has already read into `eval`).
+    pub fn with_evaluator(name: String, eval: Box<E>, config: EngineConfig) -> Self {
+        let searcher = Searcher::new(eval, config.table_mb());
+        Engine { name, config, searcher }
     }
 
     /// Searches `state` within `limits` (for analysis tools).
-    pub fn search(&mut self, state: &Position<G>, limits: &Limits) -> SearchResult<Move<G>> {
+    pub fn search(&mut self, state: &G, limits: &Limits) -> SearchResult<G::Move> {
         self.searcher.search(state, limits)
     }
 }
 
-impl<G: Geometry> Agent<Position<G>> for ReversiEngine<G> {
+impl<G: SearchGame, E: Evaluator<G> + ?Sized> Agent<G> for Engine<G, E> {
     fn name(&self) -> String {
-        format!("engine-{}", self.variant)
+        self.name.clone()
     }
 
     fn new_game(&mut self) {
         self.searcher.clear();
     }
 
-    fn choose(&mut self, state: &Position<G>, clock: &Clock) -> Decision<Move<G>> {
-        let limits = Self::limits(&self.config, state, clock);
+    fn choose(&mut self, state: &G, clock: &Clock) -> Decision<G::Move> {
+        let limits = self.config.limits(state, clock);
         let r = self.searcher.search(state, &limits);
         Decision { mv: r.best, score: r.score, depth: Some(r.depth), nodes: r.nodes }
+    }
+}
+
+/// The evaluator the Reversi engine plays with, chosen per variant.
+pub type ReversiEvaluator<G> = dyn Evaluator<Position<G>>;
+
+/// The strong engine as a player of Reversi on geometry `G`.
+pub type ReversiEngine<G> = Engine<Position<G>, ReversiEvaluator<G>>;
+
+impl<G: Geometry> Engine<Position<G>, ReversiEvaluator<G>> {
+    /// An engine for `variant` (whose board must be `G`) with `config`: the
+    /// pattern evaluation with the compiled-in weights, or with the tuner's
+    /// weights file `config.weights`; fails when that file cannot be used.
+    pub fn new(variant: Variant, config: EngineConfig) -> Result<Self, String> {
+        assert_eq!(variant.size(), G::N, "variant {variant} is not played on this geometry");
+        let eval: Box<ReversiEvaluator<G>> = match &config.weights {
+            Some(path) => Box::new(PatternEval::<G>::from_file(variant, path)?),
+            None => Box::new(PatternEval::<G>::compiled(variant)),
+        };
+        Ok(Engine::with_evaluator(format!("engine-{variant}"), eval, config))
     }
 }

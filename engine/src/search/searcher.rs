@@ -6,7 +6,7 @@
 //! nothing is allocated while searching.
 
 use super::control::{Control, SearchContext};
-use super::hooks::{MOVE_SLOTS, SearchGame};
+use super::hooks::{MOVE_SLOTS, SearchGame, Tactics};
 use super::time::{NEXT_ITERATION_FRACTION, TimePlan, UNSTABLE_FACTOR};
 use super::tt::{Bound, SOLVED_BASE, TranspositionTable, TtEntry, solved_depth};
 use crate::cputime::process_cpu_time;
@@ -16,15 +16,26 @@ use std::time::Duration;
 
 /// A score beyond every real score.
 pub const INFINITY: i32 = 1_000_000;
-/// Deepest iteration.
+/// Deepest iteration, and the deepest ply a search reaches (extensions
+/// included): nodes this far from the root are evaluated.
 pub const MAX_DEPTH: u32 = 128;
+/// The score of winning at once, in games scored win/draw/loss
+/// ([`SearchGame::WIN_LOSS`]): a win `p` plies from the root scores
+/// [`won_in`]`(p)`, so that sooner wins (and later losses) are preferred.
+pub const WIN: i32 = INFINITY / 2;
+/// Scores at or beyond this (or at or below its negative) are won (lost)
+/// positions.
+pub const WIN_BOUND: i32 = WIN - 2 * MAX_DEPTH as i32;
+
+/// The score of a win `plies` plies from the root.
+#[inline(always)]
+pub const fn won_in(plies: u32) -> i32 {
+    WIN - plies as i32
+}
 /// Half-width of the first aspiration window.
 const ASPIRATION: i32 = SCORE_PER_DISC / 2;
 /// Iterations from this depth on start with an aspiration window.
 const ASPIRATION_DEPTH: u32 = 4;
-/// Nodes this many plies or more above the horizon order their moves by
-/// the game's hint; lower nodes by the table move and history only.
-const HINT_DEPTH: u32 = 4;
 /// Ordering bonus of the table's move.
 const TABLE_MOVE_BONUS: i32 = 1 << 28;
 /// History scores are halved when one exceeds this.
@@ -48,6 +59,9 @@ const SOLVE_PLIES_PER_DOUBLING: f64 = 0.65;
 const SOLVE_WARM_UP_GAP: u32 = 10;
 /// Below this many remaining plies the solver is always worth a try.
 const ALWAYS_SOLVE_PLIES: u32 = 12;
+/// Share of the move's target time the game's own forced-win search may
+/// use at the root.
+const FORCED_WIN_SHARE: f64 = 0.25;
 /// With less hard time than this, the clock is read more often.
 const SHORT_BUDGET: f64 = 0.05;
 /// Clock-read interval (nodes) under a short budget.
@@ -140,12 +154,28 @@ impl<G: SearchGame, E: Evaluator<G> + ?Sized> Searcher<G, E> {
     /// Searches `pos`, which must not be finished, within `limits`.
     pub fn search(&mut self, pos: &G, limits: &Limits) -> SearchResult<G::Move> {
         let start = process_cpu_time();
-        let moves = pos.legal_moves();
-        assert!(!moves.is_empty(), "search asked for a move in a finished game");
+        let tactics = pos.tactics();
+        if let Tactics::Win(mv) = tactics {
+            return SearchResult { best: mv, score: Some(won_in(1)), depth: 0, exact: true, nodes: 0, seconds: 0.0 };
+        }
         self.root.clear();
-        self.root.extend(moves.iter().copied());
+        match &tactics {
+            Tactics::Forced(defences) if !defences.is_empty() => self.root.extend(defences.iter().copied()),
+            _ => self.root.extend(pos.legal_moves().iter().copied()),
+        }
+        assert!(!self.root.is_empty(), "search asked for a move in a finished game");
+        // Order the root once by the game's hint.
+        self.root.sort_unstable_by_key(|&mv| -pos.order_hint(mv));
         let mut result =
             SearchResult { best: self.root[0], score: None, depth: 0, exact: false, nodes: 0, seconds: 0.0 };
+        if let Tactics::Forced(defences) = &tactics
+            && defences.is_empty()
+        {
+            // Every move loses at once.
+            result.score = Some(-won_in(2));
+            result.exact = true;
+            return result;
+        }
         if self.root.len() == 1 {
             return result;
         }
@@ -158,13 +188,24 @@ impl<G: SearchGame, E: Evaluator<G> + ?Sized> Searcher<G, E> {
         for h in &mut self.history {
             *h /= 4;
         }
-        // Order the root once by the game's hint.
-        self.root.sort_unstable_by_key(|&mv| -pos.order_hint(mv));
+        let mut root_pos = pos.clone();
+        let mut extra_nodes = 0;
+        if matches!(tactics, Tactics::Quiet) {
+            let budget = limits.time.map(|t| Duration::from_secs_f64(t.target * FORCED_WIN_SHARE));
+            let (win, nodes) = root_pos.forced_win(budget);
+            extra_nodes = nodes;
+            if let Some(mv) = win {
+                result.best = mv;
+                result.score = Some(WIN_BOUND);
+                result.nodes = nodes;
+                result.seconds = cpu_seconds_since(start);
+                return result;
+            }
+        }
 
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let end = pos.plies_to_end();
         let mut target = limits.time.map(|t| t.target);
-        let mut root_pos = pos.clone();
         let mut depth = match end {
             Some(e) if limits.solve => e.max(1),
             _ => 1,
@@ -193,7 +234,7 @@ impl<G: SearchGame, E: Evaluator<G> + ?Sized> Searcher<G, E> {
             result.depth = depth;
             result.exact = exact;
             prev_score = Some(outcome.score);
-            if exact {
+            if exact || outcome.score.abs() >= WIN_BOUND {
                 break;
             }
             let spent = cpu_seconds_since(start);
@@ -219,7 +260,7 @@ impl<G: SearchGame, E: Evaluator<G> + ?Sized> Searcher<G, E> {
                 depth = e;
             }
         }
-        result.nodes = self.ctx.control.nodes;
+        result.nodes = self.ctx.control.nodes + extra_nodes;
         result.seconds = cpu_seconds_since(start);
         result
     }
@@ -301,11 +342,11 @@ impl<G: SearchGame, E: Evaluator<G> + ?Sized> Searcher<G, E> {
             let mv = self.root[i];
             let undo = pos.make(mv);
             let v = if i == 0 {
-                -crate::cpu::dispatch!(pvs::<G, E>(self, pos, depth - 1, -beta, -alpha))
+                -crate::cpu::dispatch!(pvs::<G, E>(self, pos, depth - 1, 1, -beta, -alpha))
             } else {
-                let probe = -crate::cpu::dispatch!(pvs::<G, E>(self, pos, depth - 1, -alpha - 1, -alpha));
+                let probe = -crate::cpu::dispatch!(pvs::<G, E>(self, pos, depth - 1, 1, -alpha - 1, -alpha));
                 if probe > alpha && probe < beta && !self.ctx.control.stopped() {
-                    -crate::cpu::dispatch!(pvs::<G, E>(self, pos, depth - 1, -beta, -alpha))
+                    -crate::cpu::dispatch!(pvs::<G, E>(self, pos, depth - 1, 1, -beta, -alpha))
                 } else {
                     probe
                 }
@@ -354,13 +395,47 @@ fn cpu_seconds_since(start: Duration) -> f64 {
     process_cpu_time().saturating_sub(start).as_secs_f64()
 }
 
+/// `score` as the table stores it at `ply` plies from the root: wins and
+/// losses counted from this node rather than from the root.
+#[inline(always)]
+const fn score_to_table(score: i32, ply: u32) -> i32 {
+    if score >= WIN_BOUND {
+        score + ply as i32
+    } else if score <= -WIN_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+/// A table score read at `ply` plies from the root.
+#[inline(always)]
+const fn score_from_table(score: i32, ply: u32) -> i32 {
+    if score >= WIN_BOUND {
+        score - ply as i32
+    } else if score <= -WIN_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+/// The value of the finished game `pos`, `ply` plies from the root, for
+/// the side to move.
+#[inline(always)]
+fn final_value<G: SearchGame>(pos: &G, ply: u32) -> i32 {
+    let score = pos.final_score_for_mover();
+    if G::WIN_LOSS { score.signum() * won_in(ply) } else { score * SCORE_PER_DISC }
+}
+
 crate::cpu::multiversion! {
-    /// The value of `pos` searched `depth` plies deep, fail-soft within
-    /// (`alpha`, `beta`), for the side to move.
+    /// The value of `pos`, `ply` plies from the root, searched `depth`
+    /// plies deep, fail-soft within (`alpha`, `beta`), for the side to move.
     fn pvs<G: SearchGame, E: Evaluator<G> + ?Sized>(
         s: &mut Searcher<G, E>,
         pos: &mut G,
         depth: u32,
+        ply: u32,
         mut alpha: i32,
         beta: i32,
     ) -> i32 {
@@ -373,40 +448,54 @@ crate::cpu::multiversion! {
         {
             return v;
         }
-        if depth == 0 {
+        let forced = match pos.tactics() {
+            Tactics::Quiet => None,
+            Tactics::Over => return final_value(pos, ply),
+            Tactics::Win(_) => return won_in(ply + 1),
+            Tactics::Forced(defences) if defences.is_empty() => return -won_in(ply + 2),
+            Tactics::Forced(defences) => Some(defences),
+        };
+        if (depth == 0 && forced.is_none()) || ply >= MAX_DEPTH {
             return s.eval.evaluate(pos);
         }
         let key = pos.hash();
         let mut table_move = None;
         if let Some(entry) = s.ctx.tt.probe(key) {
+            let score = score_from_table(entry.score, ply);
             if u32::from(entry.depth) >= depth && entry.cuts(alpha, beta) {
-                return entry.score;
+                return score;
             }
             table_move = entry.best;
         }
-        let moves = pos.legal_moves();
+        // Forced replies do not use up depth.
+        let (next_depth, width) = match forced {
+            Some(_) => (depth, usize::MAX),
+            None => (depth - 1, G::search_width(depth)),
+        };
+        let moves = forced.unwrap_or_else(|| pos.legal_moves());
         if moves.is_empty() {
-            return pos.final_score_for_mover() * SCORE_PER_DISC;
+            return final_value(pos, ply);
         }
         let base = s.stack.len();
         for &mv in moves.iter() {
             let index = G::move_index(mv);
             let order = if table_move == Some(index) {
                 TABLE_MOVE_BONUS
-            } else if depth >= HINT_DEPTH {
+            } else if depth >= G::HINT_DEPTH {
                 pos.order_hint(mv) + s.history[index]
             } else {
                 s.history[index]
             };
             s.stack.push((mv, order));
         }
-        let end = s.stack.len();
+        let end = s.stack.len().min(base.saturating_add(width));
+        let all = s.stack.len();
         let alpha_in = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
         for i in base..end {
             let mut top = i;
-            for j in i + 1..end {
+            for j in i + 1..all {
                 if s.stack[j].1 > s.stack[top].1 {
                     top = j;
                 }
@@ -415,11 +504,11 @@ crate::cpu::multiversion! {
             let mv = s.stack[i].0;
             let undo = pos.make(mv);
             let v = if i == base {
-                -pvs::<G, E>(s, pos, depth - 1, -beta, -alpha)
+                -pvs::<G, E>(s, pos, next_depth, ply + 1, -beta, -alpha)
             } else {
-                let probe = -pvs::<G, E>(s, pos, depth - 1, -alpha - 1, -alpha);
+                let probe = -pvs::<G, E>(s, pos, next_depth, ply + 1, -alpha - 1, -alpha);
                 if probe > alpha && probe < beta {
-                    -pvs::<G, E>(s, pos, depth - 1, -beta, -alpha)
+                    -pvs::<G, E>(s, pos, next_depth, ply + 1, -beta, -alpha)
                 } else {
                     probe
                 }
@@ -449,7 +538,13 @@ crate::cpu::multiversion! {
         }
         s.stack.truncate(base);
         let bound = Bound::of(best, alpha_in, beta);
-        s.ctx.tt.store(key, TtEntry { score: best, best: best_move, depth: depth.min(u32::from(SOLVED_BASE) - 1) as u8, bound });
+        let entry = TtEntry {
+            score: score_to_table(best, ply),
+            best: best_move,
+            depth: depth.min(u32::from(SOLVED_BASE) - 1) as u8,
+            bound,
+        };
+        s.ctx.tt.store(key, entry);
         best
     }
 }

@@ -229,6 +229,6 @@ fn a_calibrated_faster_machine_solves_from_more_empties() {
     let config = EngineConfig { nps_hint: Some(2.0 * REFERENCE_NPS), ..EngineConfig::default() };
     let start: Position<Size12> = Variant::Duo12.start();
     let clock = Clock { own_remaining: 300.0, opponent_remaining: 300.0 };
-    assert_eq!(ReversiEngine::limits(&config, &start, &clock).speed, Some(2.0));
-    assert_eq!(ReversiEngine::limits(&EngineConfig::default(), &start, &clock).speed, None);
+    assert_eq!(config.limits(&start, &clock).speed, Some(2.0));
+    assert_eq!(EngineConfig::default().limits(&start, &clock).speed, None);
 }
