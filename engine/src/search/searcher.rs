@@ -548,3 +548,21 @@ crate::cpu::multiversion! {
         best
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_scores_keep_the_distance_to_a_win() {
+        // A win 5 plies from the root found at ply 2 is 3 plies from that
+        // node: reached again at ply 4 it is 7 plies from the root.
+        assert_eq!(score_from_table(score_to_table(won_in(5), 2), 4), won_in(7));
+        assert_eq!(score_from_table(score_to_table(-won_in(6), 3), 1), -won_in(4));
+        // Ordinary scores are stored as they are.
+        for score in [0, 1234, -1234, WIN_BOUND - 1, -(WIN_BOUND - 1)] {
+            assert_eq!(score_to_table(score, 9), score);
+            assert_eq!(score_from_table(score, 9), score);
+        }
+    }
+}
