@@ -42,6 +42,21 @@ impl<M> Decision<M> {
     }
 }
 
+/// The line a competition program logs on stderr after choosing `mv`: what
+/// its search found (`None`: chosen without a search) and the CPU seconds
+/// the process has used.
+pub fn played_line<M: std::fmt::Display>(mv: M, search: Option<&Decision<M>>, cpu: f64) -> String {
+    match search {
+        Some(d) => format!(
+            "played {mv} (search depth {} score {} nodes {}, {cpu:.4} s CPU)",
+            d.depth.unwrap_or(0),
+            d.score.map_or("-".to_string(), |s| s.to_string()),
+            d.nodes
+        ),
+        None => format!("played {mv} (one-ply, {cpu:.4} s CPU)"),
+    }
+}
+
 /// A player of `G`.
 pub trait Agent<G: Game>: Send {
     /// A short name for logs and result tables.

@@ -4,6 +4,7 @@
 //! to stderr. Exit status 1 (and no `output.txt`) only when the side or the
 //! board cannot be read.
 
+use engine::agent::played_line;
 use engine::protocol::duo;
 use std::path::Path;
 
@@ -14,16 +15,7 @@ fn main() {
                 eprintln!("warning: {w}");
             }
             let cpu = engine::cputime::process_cpu_time().as_secs_f64();
-            match outcome.search {
-                Some(d) => eprintln!(
-                    "played {} (search depth {} score {} nodes {}, {cpu:.4} s CPU)",
-                    outcome.mv,
-                    d.depth.unwrap_or(0),
-                    d.score.map_or("-".to_string(), |s| s.to_string()),
-                    d.nodes
-                ),
-                None => eprintln!("played {} (one-ply, {cpu:.4} s CPU)", outcome.mv),
-            }
+            eprintln!("{}", played_line(outcome.mv, outcome.search.as_ref(), cpu));
         }
         Err(e) => {
             eprintln!("duo-othello: {e}");

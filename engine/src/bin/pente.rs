@@ -1,8 +1,10 @@
 //! `pente`: the Pente competition agent. Reads `input.txt` in the current
 //! directory, writes its move to `output.txt` (e.g. `9N`), per the handout
-//! and PROTOCOLS.md. Takes no arguments.
+//! and PROTOCOLS.md. Takes no arguments. Logs the move and what the search
+//! found to stderr.
 
-use engine::agent::{Agent, Clock};
+use engine::agent::{Agent, Clock, played_line};
+use engine::cputime::process_cpu_time;
 use engine::pente::PenteEngine;
 use engine::pente::io::{output_text, parse_input};
 use engine::pente::search::{PANIC_SECONDS, quick_move};
@@ -30,10 +32,13 @@ fn run() -> Result<(), String> {
     let text = std::fs::read_to_string(INPUT).map_err(|e| format!("{INPUT}: cannot read: {e}"))?;
     let input = parse_input(&text).map_err(|e| format!("{INPUT}:{e}"))?;
     let clock = Clock { own_remaining: input.time_left, opponent_remaining: input.time_left };
-    let mv = if input.time_left < PANIC_SECONDS {
-        quick_move(&input.position)
+    let search = if input.time_left < PANIC_SECONDS {
+        None
     } else {
-        PenteEngine::new(EngineConfig::default())?.choose(&input.position, &clock).mv
+        Some(PenteEngine::new(EngineConfig::default())?.choose(&input.position, &clock))
     };
-    std::fs::write(OUTPUT, output_text(mv)).map_err(|e| format!("{OUTPUT}: cannot write: {e}"))
+    let mv = search.map_or_else(|| quick_move(&input.position), |d| d.mv);
+    std::fs::write(OUTPUT, output_text(mv)).map_err(|e| format!("{OUTPUT}: cannot write: {e}"))?;
+    eprintln!("{}", played_line(mv, search.as_ref(), process_cpu_time().as_secs_f64()));
+    Ok(())
 }
