@@ -1,6 +1,6 @@
 //! The reference agents behave as the handout describes the graders' ones.
 
-mod pente_common;
+use crate::pente_common;
 
 use engine::agent::{Agent, Clock};
 use engine::game::{Color, Game};

@@ -1,7 +1,7 @@
 //! Pente rules: coordinates, captures, wins, the opening rule, exact undo,
 //! and the input file, checked on boards drawn as pictures.
 
-mod pente_common;
+use crate::pente_common;
 
 use engine::game::{Color, Game};
 use engine::pente::io::{input_text, parse_input};

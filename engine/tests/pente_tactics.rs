@@ -2,7 +2,7 @@
 //! blocks a four's completion, and finds wins by continuous fours (VCF) in
 //! constructed positions, also with almost no time left.
 
-mod pente_common;
+use crate::pente_common;
 
 use engine::agent::{Agent, Clock};
 use engine::game::{Color, Game};

@@ -1,0 +1,14 @@
+//! The engine's integration tests, one module per program or topic, built
+//! as one test binary (each test binary is another fat-LTO link under
+//! `cargo test --release`).
+
+mod duo_program;
+mod ffo;
+mod pente_agents;
+mod pente_common;
+mod pente_rules;
+mod pente_tactics;
+mod perft;
+mod reversi_2014;
+mod reversi_play;
+mod reversi_tiny;

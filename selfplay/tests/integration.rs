@@ -1,0 +1,6 @@
+//! selfplay's integration tests, built as one test binary (each test
+//! binary is another fat-LTO link under `cargo test --release`).
+
+mod game_master;
+mod pente;
+mod runs;
