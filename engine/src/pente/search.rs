@@ -115,15 +115,14 @@ pub fn order_score(pos: &Position, cell: Cell, me: Color) -> i32 {
 
 /// The best cell by the static ordering score among the legal moves (an
 /// immediate win first, then the moves that stop the opponent's immediate
-/// wins): the answer when there is no time to search.
+/// wins, as [`SearchGame::tactics`] reads them): the answer when there is
+/// no time to search.
 pub fn quick_move(pos: &Position) -> Cell {
+    let pool = match pos.tactics() {
+        Tactics::Win(cell) => return cell,
+        Tactics::Forced(defences) if !defences.is_empty() => defences,
+        _ => pos.legal_moves(),
+    };
     let me = pos.to_move();
-    let legal = pos.legal_moves();
-    if let Some(&w) = legal.iter().find(|&&c| threats::wins_at(pos, c, me)) {
-        return w;
-    }
-    let threats: Moves = legal.iter().copied().filter(|&c| threats::wins_at(pos, c, me.opponent())).collect();
-    let allowed = if threats.is_empty() { legal } else { threats::defences(pos, &threats) };
-    let pool = if allowed.is_empty() { legal } else { allowed };
     pool.iter().copied().max_by_key(|&c| (order_score(pos, c, me), std::cmp::Reverse(c))).unwrap_or(Cell::CENTRE)
 }
