@@ -30,7 +30,7 @@ fn main() -> ExitCode {
 
 fn run() -> Result<(), String> {
     let text = std::fs::read_to_string(INPUT).map_err(|e| format!("{INPUT}: cannot read: {e}"))?;
-    let input = parse_input(&text).map_err(|e| format!("{INPUT}:{e}"))?;
+    let input = parse_input(&text).map_err(|e| format!("{INPUT}: {e}"))?;
     let clock = Clock { own_remaining: input.time_left, opponent_remaining: input.time_left };
     let search = if input.time_left < PANIC_SECONDS {
         None

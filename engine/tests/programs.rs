@@ -1,0 +1,56 @@
+//! Running a built competition program the way a file-protocol game master
+//! does: in a folder of its own, charged the CPU time `wait4` reports.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+/// A fresh, empty temporary folder for test `name` of `program`.
+pub fn temp_dir(program: &str, name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("{program}-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// What one run of a program did.
+pub struct Run {
+    /// True when it exited with status 0.
+    pub ok: bool,
+    /// Everything it wrote to stderr.
+    pub stderr: String,
+    /// Its CPU time (user + system, as the game master's `time` charges it).
+    pub cpu: Duration,
+}
+
+/// Runs the program `exe` with `args` in `dir` and waits for it.
+// The child is reaped by `wait4`, which also returns its resource usage.
+#[allow(clippy::zombie_processes)]
+pub fn run_in(exe: &str, args: &[&str], dir: &Path) -> Run {
+    let child = Command::new(exe)
+        .args(args)
+        .current_dir(dir)
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(dir.join("stderr.log")).unwrap())
+        .spawn()
+        .unwrap();
+    let mut status = 0;
+    // SAFETY: an all-zero rusage is a valid value of the plain C struct.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: waits for our own child; `status` and `usage` are valid out
+    // pointers for the duration of the call.
+    let pid = unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut usage) };
+    assert_eq!(pid, child.id() as libc::pid_t);
+    let tv = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+    let cpu = tv(usage.ru_utime) + tv(usage.ru_stime);
+    let ok = libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0;
+    Run { ok, stderr: std::fs::read_to_string(dir.join("stderr.log")).unwrap(), cpu }
+}
+
+/// The text of `dir/output.txt`, checked to be exactly one LF-terminated line.
+pub fn output_line(dir: &Path) -> String {
+    let out = std::fs::read_to_string(dir.join("output.txt")).unwrap();
+    let line = out.strip_suffix('\n').unwrap_or_else(|| panic!("no final LF: {out:?}"));
+    assert!(!line.contains('\n') && !line.contains('\r'), "{out:?}");
+    line.to_string()
+}
