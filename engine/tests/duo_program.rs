@@ -1,7 +1,7 @@
 //! Runs the built `duo-othello` binary in temporary folders, as the game
 //! master does, and checks that `output.txt` holds a legal move.
 
-use crate::programs::{Run, output_line, run_in, temp_dir};
+use crate::programs::{Run, assert_rejects_input, output_line, run_in, temp_dir};
 use engine::game::{Color, Game};
 use engine::reversi::{Move, Position, Size12, Variant, disc_char};
 use std::path::{Path, PathBuf};
@@ -75,15 +75,6 @@ fn malformed_input_is_a_one_line_error_and_no_output() {
     let start: Pos = Variant::Duo12.start();
     let dir = dir_for("malformed");
     let bad = input_text(&start, "300", "300").replacen("..XO", "..XQ", 1);
-    std::fs::write(dir.join("input.txt"), bad).unwrap();
-    let Run { ok, stderr, .. } = run_agent(&dir);
-    assert!(!ok);
-    assert!(stderr.contains("input.txt: line 5: expected `X`, `O` or `.`"), "{stderr}");
-    assert_eq!(stderr.lines().count(), 1, "{stderr}");
-    assert!(!dir.join("output.txt").exists());
-    // Missing input.txt altogether.
-    std::fs::remove_file(dir.join("input.txt")).unwrap();
-    let Run { ok, stderr, .. } = run_agent(&dir);
-    assert!(!ok && stderr.contains("input.txt: cannot read"), "{stderr}");
+    assert_rejects_input(env!("CARGO_BIN_EXE_duo-othello"), &dir, &bad, "input.txt: line 5: expected `X`, `O` or `.`");
     std::fs::remove_dir_all(&dir).unwrap();
 }

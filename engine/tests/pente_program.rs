@@ -2,7 +2,7 @@
 //! does: the handout's sample `input.txt`, a hundredth of a second left,
 //! malformed input and a stray argument.
 
-use crate::programs::{Run, output_line, run_in, temp_dir};
+use crate::programs::{Run, assert_rejects_input, output_line, run_in, temp_dir};
 use engine::pente::Cell;
 use engine::pente::io::parse_input;
 use std::path::Path;
@@ -45,15 +45,9 @@ fn answers_the_handout_sample_legally_also_with_a_hundredth_of_a_second() {
 #[test]
 fn malformed_input_is_a_one_line_error_and_no_output() {
     let dir = temp_dir("pente-program", "malformed");
-    std::fs::write(dir.join("input.txt"), sample("5.0").replace("0,0", "0;0")).unwrap();
-    let Run { ok, stderr, .. } = run_pente(&dir, &[]);
-    assert!(!ok);
-    assert!(stderr.contains("input.txt: line 3: expected two non-negative integers"), "{stderr}");
-    assert_eq!(stderr.lines().count(), 1, "{stderr}");
-    assert!(!dir.join("output.txt").exists());
-    std::fs::remove_file(dir.join("input.txt")).unwrap();
-    let Run { ok, stderr, .. } = run_pente(&dir, &[]);
-    assert!(!ok && stderr.contains("input.txt: cannot read"), "{stderr}");
+    let bad = sample("5.0").replace("0,0", "0;0");
+    let expected = "input.txt: line 3: expected two non-negative integers";
+    assert_rejects_input(env!("CARGO_BIN_EXE_pente"), &dir, &bad, expected);
     let Run { ok, stderr, .. } = run_pente(&dir, &["--depth", "3"]);
     assert!(!ok && stderr.contains("takes no arguments"), "{stderr}");
     std::fs::remove_dir_all(&dir).unwrap();

@@ -54,3 +54,18 @@ pub fn output_line(dir: &Path) -> String {
     assert!(!line.contains('\n') && !line.contains('\r'), "{out:?}");
     line.to_string()
 }
+
+/// Checks that the program `exe` rejects the text `bad` as `input.txt` in
+/// `dir` with a single stderr line containing `expected` and writes no
+/// `output.txt`, and that it fails naming `input.txt` when there is none.
+pub fn assert_rejects_input(exe: &str, dir: &Path, bad: &str, expected: &str) {
+    std::fs::write(dir.join("input.txt"), bad).unwrap();
+    let Run { ok, stderr, .. } = run_in(exe, &[], dir);
+    assert!(!ok);
+    assert!(stderr.contains(expected), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(!dir.join("output.txt").exists());
+    std::fs::remove_file(dir.join("input.txt")).unwrap();
+    let Run { ok, stderr, .. } = run_in(exe, &[], dir);
+    assert!(!ok && stderr.contains("input.txt: cannot read"), "{stderr}");
+}
