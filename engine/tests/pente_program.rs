@@ -49,6 +49,6 @@ fn malformed_input_is_a_one_line_error_and_no_output() {
     let expected = "input.txt: line 3: expected two non-negative integers";
     assert_rejects_input(env!("CARGO_BIN_EXE_pente"), &dir, &bad, expected);
     let Run { ok, stderr, .. } = run_pente(&dir, &["--depth", "3"]);
-    assert!(!ok && stderr.contains("takes no arguments"), "{stderr}");
+    assert!(!ok && stderr.contains("unexpected argument `--depth`: expected only --param"), "{stderr}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -5,6 +5,7 @@
 use crate::pente_common;
 
 use engine::agent::{Agent, Clock};
+use engine::cputime::CpuClock;
 use engine::game::{Color, Game};
 use engine::pente::search::quick_move;
 use engine::pente::threats::{Vcf, defences, wins};
@@ -117,7 +118,7 @@ fn vcf_position() -> Position {
 fn finds_a_vcf_and_wins_with_it() {
     let mut pos = vcf_position();
     assert!(wins(&pos, Color::Black).is_empty(), "no immediate five");
-    let first = Vcf::new(1_000_000, Duration::from_secs(10)).find(&mut pos, 8).expect("a VCF");
+    let first = Vcf::new(1_000_000, Duration::from_secs(10), &CpuClock::Thread).find(&mut pos, 8).expect("a VCF");
     // Every reply (not only the forced ones) leaves Black a win by fours.
     let mut after = pos.clone();
     after.make(first);
@@ -125,7 +126,8 @@ fn finds_a_vcf_and_wins_with_it() {
         let mut p = after.clone();
         p.make(reply);
         assert!(
-            p.winner() != Some(Color::White) && Vcf::new(1_000_000, Duration::from_secs(10)).find(&mut p, 8).is_some(),
+            p.winner() != Some(Color::White)
+                && Vcf::new(1_000_000, Duration::from_secs(10), &CpuClock::Thread).find(&mut p, 8).is_some(),
             "after {first} {reply} Black has no forced win"
         );
     }
@@ -156,7 +158,7 @@ fn no_vcf_when_the_defender_wins_by_capture() {
     let stones: Vec<_> = engine::pente::Cell::all().filter_map(|c| base.stone_at(c).map(|s| (c, s))).collect();
     let mut pos = Position::from_stones(&stones, Color::Black, 8, 0);
     assert_eq!(&wins(&pos, Color::White)[..], &[cell("11L")]);
-    assert_eq!(Vcf::new(1_000_000, Duration::from_secs(10)).find(&mut pos, 8), None);
+    assert_eq!(Vcf::new(1_000_000, Duration::from_secs(10), &CpuClock::Thread).find(&mut pos, 8), None);
     // The only defence, 11L, is also the start of Black's win.
     assert_eq!(engine_move(&pos, &TEN_SECONDS), cell("11L"));
     // With a second capture win for White (9A w, 9B-9C b, 9D empty) Black is

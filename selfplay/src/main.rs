@@ -31,6 +31,16 @@ enum Command {
         #[arg(required = true, value_name = "DIR")]
         sources: Vec<PathBuf>,
     },
+    /// Learn Pente's expected game length (the time plan's table) from the
+    /// games of run folders.
+    GameLength {
+        /// The table to write (the engine's is engine/data/pente_game_length.txt).
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+        /// Pente run folders.
+        #[arg(required = true, value_name = "DIR")]
+        sources: Vec<PathBuf>,
+    },
 }
 
 #[derive(Args)]
@@ -87,6 +97,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Some(Command::Merge { out, sources }) => run::merge(&out, &sources).map(|text| println!("{text}")),
+        Some(Command::GameLength { out, sources }) => run::game_length(&out, &sources).map(|text| println!("{text}")),
         None => run_match(cli.run),
     };
     match result {

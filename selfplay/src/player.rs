@@ -6,7 +6,10 @@
 //!
 //! - `engine[:KEY=VALUE,...]` with keys `depth`, `nodes`, `movetime`
 //!   (CPU seconds per move), `tc` (CPU seconds per game), `tt` (MiB),
-//!   `weights` (a file the tuner wrote) and `nps` (calibrated nodes per second);
+//!   `weights` (a file the tuner wrote), `nps` (calibrated nodes per second)
+//!   and any search parameter of `engine::search::SearchParams::REGISTRY`
+//!   (`time.hard_factor=2.5`); in-process engines plan on their thread's
+//!   CPU time, which is what they are charged;
 //! - `random[:tc=SECONDS]` and `minimax[:tc=SECONDS]`;
 //! - `cmd:PROGRAM [ARGS...][;tc=SECONDS][;calibrate=PROGRAM [ARGS...]]`: an
 //!   external program speaking the variant's file protocol.
@@ -14,13 +17,13 @@
 use crate::external::{ExternalPlayer, ExternalSpec};
 use crate::protocol::GameProtocol;
 use engine::agent::{Agent, Clock, Decision};
+use engine::cputime::{CpuClock, thread_cpu_time};
 use engine::game::Game;
-use engine::search::EngineConfig;
+use engine::search::{EngineConfig, SearchParams};
 use std::fmt;
 use std::path::PathBuf;
 use std::str::FromStr;
 use std::sync::atomic::AtomicBool;
-use std::time::Duration;
 
 /// What kind of player a spec names.
 #[derive(Clone, Debug, PartialEq)]
@@ -95,9 +98,15 @@ impl FromStr for PlayerSpec {
                         "tt" => config.tt_mb = parse_number(key, value)?,
                         "weights" => config.weights = Some(PathBuf::from(value)),
                         "nps" => config.nps_hint = Some(parse_number(key, value)?),
+                        _ if SearchParams::knows(key) => {
+                            config
+                                .params
+                                .set(key, parse_number(key, value)?)
+                                .map_err(|e| format!("{e} in `{text}`"))?;
+                        }
                         _ => {
                             return Err(format!(
-                                "unknown engine option `{key}` in `{text}`: expected depth, nodes, movetime, tc, tt, weights or nps"
+                                "unknown engine option `{key}` in `{text}`: expected depth, nodes, movetime, tc, tt, weights, nps or a search parameter (README: search parameters)"
                             ));
                         }
                     }
@@ -208,18 +217,6 @@ pub enum Answer<M> {
     Abandoned,
 }
 
-/// CPU time of the calling thread: what an in-process player used.
-pub fn thread_cpu_time() -> Duration {
-    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
-    // SAFETY: `ts` is a valid, writable timespec; the clock id is a constant
-    // Linux and every POSIX system with threads provides.
-    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    if rc != 0 {
-        return Duration::ZERO;
-    }
-    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
-}
-
 /// A player sitting at the board for one game.
 pub enum Seat<S: Game> {
     /// A player running in this thread.
@@ -238,7 +235,10 @@ impl<S: Game> Seat<S> {
         home: &std::path::Path,
     ) -> Result<Self, String> {
         Ok(match &spec.kind {
-            PlayerKind::Engine(config) => Seat::InProcess(protocol.engine(config.clone())?),
+            // Charged its thread's CPU time, the engine plans on that clock.
+            PlayerKind::Engine(config) => {
+                Seat::InProcess(protocol.engine(EngineConfig { clock: CpuClock::Thread, ..config.clone() })?)
+            }
             PlayerKind::Random => Seat::InProcess(protocol.random(seed)),
             PlayerKind::Minimax => Seat::InProcess(protocol.minimax(seed)),
             PlayerKind::External(ext) => Seat::External(ExternalPlayer::new(ext, home)),
@@ -300,19 +300,20 @@ mod tests {
         let PlayerKind::External(s) = &x.kind else { panic!() };
         assert_eq!((s.program.as_str(), s.args.clone(), x.tc), ("./agent", vec!["--fast".to_string()], Some(10.0)));
         assert_eq!(s.calibrate, Some(vec!["./cal".to_string(), "3".to_string()]));
-        for bad in ["engine:depth=x", "engine:speed=3", "cmd:", "alien", "random:tc=-1", "engine:depth"] {
+        let p: PlayerSpec = "engine:time.hard_factor=2.5,depth=3".parse().unwrap();
+        let PlayerKind::Engine(c) = &p.kind else { panic!() };
+        assert_eq!((c.params.hard_factor, c.depth), (2.5, Some(3)));
+        for bad in [
+            "engine:depth=x",
+            "engine:speed=3",
+            "engine:time.hard_factor=99",
+            "engine:time.safety=x",
+            "cmd:",
+            "alien",
+            "random:tc=-1",
+            "engine:depth",
+        ] {
             assert!(bad.parse::<PlayerSpec>().is_err(), "{bad} accepted");
         }
-    }
-
-    #[test]
-    fn thread_cpu_time_counts_this_thread_only() {
-        let start = thread_cpu_time();
-        let other = std::thread::spawn(|| {
-            let t = thread_cpu_time();
-            while thread_cpu_time() - t < Duration::from_millis(50) {}
-        });
-        other.join().unwrap();
-        assert!(thread_cpu_time() - start < Duration::from_millis(40));
     }
 }

@@ -707,3 +707,45 @@ pub fn merge(out: &Path, sources: &[PathBuf]) -> Result<String, String> {
         out.display()
     ))
 }
+
+/// Stones placed before the Pente position `flat` (flattened: side, captured
+/// `white,black`, rows): those on the board and those captured.
+fn pente_plies(flat: &str) -> Result<u32, String> {
+    let mut parts = flat.split('/');
+    let captured = parts.nth(1).ok_or_else(|| format!("`{flat}`: expected side/captured/rows"))?;
+    let mut stones = 0u32;
+    for n in captured.split(',') {
+        stones += n.parse::<u32>().map_err(|_| format!("`{captured}`: expected captured counts `white,black`"))?;
+    }
+    Ok(stones + parts.map(|row| row.chars().filter(|c| matches!(c, 'w' | 'b')).count() as u32).sum::<u32>())
+}
+
+/// `selfplay game-length`: learns the expected Pente game length from the
+/// normally ended games of `sources` and writes the table to `out`, with
+/// the command and the games it came from as comments.
+pub fn game_length(out: &Path, sources: &[PathBuf]) -> Result<String, String> {
+    let mut plies = Vec::new();
+    for dir in sources {
+        for game in record::games_in(dir)? {
+            if game.ending == "normal" || game.ending == "tiebreak" {
+                let opening = pente_plies(&game.opening).map_err(|e| format!("{}: {e}", dir.display()))?;
+                plies.push(opening + game.plies);
+            }
+        }
+    }
+    if plies.len() < engine::pente::length::MIN_GAMES_PER_ROW {
+        return Err(format!(
+            "{} finished games: expected at least {}",
+            plies.len(),
+            engine::pente::length::MIN_GAMES_PER_ROW
+        ));
+    }
+    let table = engine::pente::length::GameLength::learn(&plies);
+    let mean = f64::from(plies.iter().sum::<u32>()) / plies.len() as f64;
+    let comments = vec![
+        format!("made by: {}", std::env::args().collect::<Vec<_>>().join(" ")),
+        format!("from {} games, {mean:.1} plies on average", plies.len()),
+    ];
+    std::fs::write(out, table.to_text(&comments)).map_err(|e| format!("{}: cannot write: {e}", out.display()))?;
+    Ok(format!("wrote {} ({} games, {mean:.1} plies on average)", out.display(), plies.len()))
+}

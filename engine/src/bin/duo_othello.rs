@@ -1,15 +1,25 @@
-//! `duo-othello`: the Duo-Othello competition agent. No arguments: reads
+//! `duo-othello`: the Duo-Othello competition agent. Reads
 //! `input.txt` in the current folder and writes one move to `output.txt`;
+//! takes no arguments but `--param NAME=VALUE` (a search parameter, for
+//! matches against the defaults);
 //! uses `calibration.txt` and `playdata.txt` when present and valid. Logs go
 //! to stderr. Exit status 1 (and no `output.txt`) only when the side or the
 //! board cannot be read.
 
 use engine::agent::played_line;
 use engine::protocol::duo;
+use engine::search::SearchParams;
 use std::path::Path;
 
 fn main() {
-    match duo::play(Path::new(".")) {
+    let params = match SearchParams::from_args(std::env::args().skip(1)) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("duo-othello: {e}");
+            std::process::exit(2);
+        }
+    };
+    match duo::play(Path::new("."), &params) {
         Ok(outcome) => {
             for w in &outcome.warnings {
                 eprintln!("warning: {w}");

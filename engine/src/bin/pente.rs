@@ -1,6 +1,7 @@
 //! `pente`: the Pente competition agent. Reads `input.txt` in the current
 //! directory, writes its move to `output.txt` (e.g. `9N`), per the handout
-//! and PROTOCOLS.md. Takes no arguments. Logs the move and what the search
+//! and PROTOCOLS.md. Takes no arguments but `--param NAME=VALUE` (a search
+//! parameter, for matches against the defaults). Logs the move and what the search
 //! found to stderr.
 
 use engine::agent::{Agent, Clock, played_line};
@@ -8,18 +9,21 @@ use engine::cputime::process_cpu_time;
 use engine::pente::PenteEngine;
 use engine::pente::io::{output_text, parse_input};
 use engine::pente::search::{PANIC_SECONDS, quick_move};
-use engine::search::EngineConfig;
+use engine::search::{EngineConfig, SearchParams};
 use std::process::ExitCode;
 
 const INPUT: &str = "input.txt";
 const OUTPUT: &str = "output.txt";
 
 fn main() -> ExitCode {
-    if std::env::args().len() > 1 {
-        eprintln!("pente: takes no arguments (reads {INPUT}, writes {OUTPUT})");
-        return ExitCode::FAILURE;
-    }
-    match run() {
+    let params = match SearchParams::from_args(std::env::args().skip(1)) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("pente: {e} (reads {INPUT}, writes {OUTPUT})");
+            return ExitCode::FAILURE;
+        }
+    };
+    match run(&params) {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
             eprintln!("pente: {message}");
@@ -28,14 +32,17 @@ fn main() -> ExitCode {
     }
 }
 
-fn run() -> Result<(), String> {
+fn run(params: &SearchParams) -> Result<(), String> {
     let text = std::fs::read_to_string(INPUT).map_err(|e| format!("{INPUT}: cannot read: {e}"))?;
     let input = parse_input(&text).map_err(|e| format!("{INPUT}: {e}"))?;
     let clock = Clock { own_remaining: input.time_left, opponent_remaining: input.time_left };
     let search = if input.time_left < PANIC_SECONDS {
         None
     } else {
-        Some(PenteEngine::new(EngineConfig::default())?.choose(&input.position, &clock))
+        Some(
+            PenteEngine::new(EngineConfig { params: *params, ..EngineConfig::default() })?
+                .choose(&input.position, &clock),
+        )
     };
     let mv = search.map_or_else(|| quick_move(&input.position), |d| d.mv);
     std::fs::write(OUTPUT, output_text(mv)).map_err(|e| format!("{OUTPUT}: cannot write: {e}"))?;

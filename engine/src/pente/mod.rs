@@ -6,7 +6,8 @@
 //! VCF) and [`eval`] (pattern evaluation and its weight layout; the values
 //! are in the shared weight files of [`crate::eval::weights`]); [`search`]
 //! gives the shared search ([`crate::search`]) its Pente hooks (tactics,
-//! move ordering, VCF at the root); [`agents`] puts the engine and the
+//! move ordering, VCF at the root, the expected game length of [`length`]
+//! for the time plan); [`agents`] puts the engine and the
 //! reference players together as [`crate::agent::Agent`]s; [`io`] is the
 //! file protocol.
 
@@ -14,6 +15,7 @@ pub mod agents;
 pub mod board;
 pub mod eval;
 pub mod io;
+pub mod length;
 pub mod pattern;
 pub mod search;
 pub mod threats;

@@ -6,8 +6,10 @@
 //! for a win by continuous fours (VCF).
 
 use super::board::{Cell, Moves, Position};
+use super::length::GameLength;
 use super::pattern::patterns;
 use super::threats::{self, CAPTURE_WIN_THRESHOLD, Vcf};
+use crate::cputime::CpuClock;
 use crate::game::{Color, Game};
 use crate::search::{SearchGame, Tactics};
 use std::time::Duration;
@@ -33,10 +35,6 @@ pub const VCF_DEPTH: u32 = 12;
 const VCF_NODES_PER_SECOND: f64 = 100_000.0;
 /// Largest VCF probe, in moves (also the probe of an untimed search).
 pub const MAX_VCF_NODES: u64 = 400_000;
-/// Own moves a Pente game is planned to last (time planning)...
-const PLANNED_OWN_MOVES: u32 = 30;
-/// ...but the plan always counts on at least this many more.
-const MIN_OWN_MOVES_LEFT: u32 = 12;
 /// Below this many CPU seconds left, the `pente` program answers with
 /// [`quick_move`] without searching.
 pub const PANIC_SECONDS: f64 = 0.15;
@@ -56,12 +54,14 @@ impl SearchGame for Position {
         order_score(self, mv, self.to_move())
     }
 
+    /// From the game lengths learnt from the project's games.
     fn own_moves_left(&self) -> f64 {
-        f64::from(PLANNED_OWN_MOVES.saturating_sub(self.placed(self.to_move())).max(MIN_OWN_MOVES_LEFT))
+        GameLength::compiled().own_moves_left(self.placed(self.to_move()))
     }
 
     fn progress(&self) -> f64 {
-        (f64::from(self.placed(self.to_move())) / f64::from(PLANNED_OWN_MOVES)).min(1.0)
+        let placed = f64::from(self.placed(self.to_move()));
+        placed / (placed + self.own_moves_left())
     }
 
     #[inline]
@@ -86,12 +86,12 @@ impl SearchGame for Position {
         if threats.is_empty() { Tactics::Quiet } else { Tactics::Forced(threats::defences(self, &threats)) }
     }
 
-    fn forced_win(&mut self, budget: Option<Duration>) -> (Option<Cell>, u64) {
+    fn forced_win(&mut self, budget: Option<Duration>, clock: &CpuClock) -> (Option<Cell>, u64) {
         let (nodes, time) = match budget {
             None => (MAX_VCF_NODES, Duration::MAX),
             Some(t) => (((t.as_secs_f64() * VCF_NODES_PER_SECOND) as u64).min(MAX_VCF_NODES), t),
         };
-        let mut vcf = Vcf::new(nodes, time);
+        let mut vcf = Vcf::new(nodes, time, clock);
         let win = vcf.find(self, VCF_DEPTH);
         (win, vcf.nodes())
     }

@@ -4,7 +4,7 @@
 
 use super::board::{CAPTURE_WIN_STONES, Cell, Moves, Position};
 use super::pattern::{Shape, patterns};
-use crate::cputime::CpuTimer;
+use crate::cputime::{CpuClock, CpuTimer};
 use crate::game::{Color, Game};
 use std::time::Duration;
 
@@ -71,9 +71,9 @@ const VCF_CLOCK_INTERVAL: u64 = 256;
 
 impl Vcf {
     /// A search that gives up (finding nothing) after `node_limit` moves made
-    /// or `time_limit` of CPU time.
-    pub fn new(node_limit: u64, time_limit: Duration) -> Self {
-        Vcf { nodes: 0, node_limit, timer: CpuTimer::start(), time_limit }
+    /// or `time_limit` of CPU time on `clock`.
+    pub fn new(node_limit: u64, time_limit: Duration, clock: &CpuClock) -> Self {
+        Vcf { nodes: 0, node_limit, timer: clock.timer(), time_limit }
     }
 
     /// Counts a move; false when the search must give up.

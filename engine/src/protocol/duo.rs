@@ -15,7 +15,7 @@ use crate::cputime::{CpuTimer, process_cpu_time};
 use crate::eval::{Evaluator, PatternEval};
 use crate::game::{Color, Game};
 use crate::reversi::{Geometry, Move, Position, Size12, Variant, disc_char, parse_rows, parse_side};
-use crate::search::{EngineConfig, ReversiEngine};
+use crate::search::{EngineConfig, ReversiEngine, SearchParams};
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -419,12 +419,12 @@ pub fn search_clock(own: f64, per_move: f64, empties: u32) -> Option<f64> {
     (clock >= TINY_TIME).then_some(clock)
 }
 
-/// Plays one move in `dir`: reads `input.txt`, writes `output.txt` (first the
+/// Plays one move in `dir` with search parameters `params`: reads `input.txt`, writes `output.txt` (first the
 /// first legal move, then the one-ply move, then the search's), then updates
 /// `playdata.txt`. Errors are
 /// one line naming the file; `output.txt` is written whenever the board and
 /// side could be read.
-pub fn play(dir: &Path) -> Result<Outcome, String> {
+pub fn play(dir: &Path, params: &SearchParams) -> Result<Outcome, String> {
     let input_path = dir.join(INPUT_FILE);
     let bytes = std::fs::read(&input_path).map_err(|e| format!("{}: cannot read: {e}", input_path.display()))?;
     let text = String::from_utf8_lossy(&bytes);
@@ -451,7 +451,7 @@ pub fn play(dir: &Path) -> Result<Outcome, String> {
         let clock = Clock { own_remaining, opponent_remaining: input.opponent_time.unwrap_or(own) };
         let nps_hint = read_calibration(dir).map(|c| c.nps);
         let tt_mb = if own < SMALL_TABLE_TIME { SMALL_TABLE_MB } else { 0 };
-        let config = EngineConfig { nps_hint, tt_mb, ..EngineConfig::default() };
+        let config = EngineConfig { nps_hint, tt_mb, params: *params, ..EngineConfig::default() };
         match ReversiEngine::<Board>::new(Variant::Duo12, config) {
             Ok(mut engine) => {
                 let decision = engine.choose(&pos, &clock);

@@ -2,7 +2,7 @@
 //! checked every [`CHECK_INTERVAL`] nodes.
 
 use super::tt::TranspositionTable;
-use crate::cputime::process_cpu_time;
+use crate::cputime::CpuClock;
 use std::time::Duration;
 
 /// Nodes between two looks at the clock (a clock read is a system call).
@@ -16,8 +16,9 @@ pub struct Control {
     next_check: u64,
     interval: u64,
     node_limit: u64,
-    /// Process CPU time at which the search must stop.
+    /// Reading of `clock` at which the search must stop.
     deadline: Option<Duration>,
+    clock: CpuClock,
     stopped: bool,
     /// While false (the first iteration), limits are not enforced.
     armed: bool,
@@ -25,20 +26,21 @@ pub struct Control {
 
 impl Default for Control {
     fn default() -> Self {
-        Control::new(None, None)
+        Control::new(None, None, CpuClock::Process)
     }
 }
 
 impl Control {
-    /// A control that stops at `node_limit` nodes or at process CPU time
+    /// A control that stops at `node_limit` nodes or when `clock` reads
     /// `deadline`, whichever comes first.
-    pub fn new(node_limit: Option<u64>, deadline: Option<Duration>) -> Self {
+    pub fn new(node_limit: Option<u64>, deadline: Option<Duration>, clock: CpuClock) -> Self {
         Control {
             nodes: 0,
             next_check: CHECK_INTERVAL,
             interval: CHECK_INTERVAL,
             node_limit: node_limit.unwrap_or(u64::MAX),
             deadline,
+            clock,
             stopped: false,
             armed: true,
         }
@@ -48,6 +50,11 @@ impl Control {
     /// first iteration, which must always finish).
     pub fn arm(&mut self, armed: bool) {
         self.armed = armed;
+    }
+
+    /// Moves the deadline (a reading of the control's clock).
+    pub fn set_deadline(&mut self, deadline: Option<Duration>) {
+        self.deadline = deadline;
     }
 
     /// Reads the clock every `nodes` nodes instead of [`CHECK_INTERVAL`].
@@ -78,7 +85,7 @@ impl Control {
         if !self.armed {
             return;
         }
-        if self.nodes >= self.node_limit || self.deadline.is_some_and(|d| process_cpu_time() >= d) {
+        if self.nodes >= self.node_limit || self.deadline.is_some_and(|d| self.clock.now() >= d) {
             self.stopped = true;
         }
     }

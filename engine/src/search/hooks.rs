@@ -8,6 +8,7 @@
 
 use super::control::SearchContext;
 use crate::bitboard::BitSet;
+use crate::cputime::CpuClock;
 use crate::eval::Evaluator;
 use crate::game::Game;
 use std::time::Duration;
@@ -64,10 +65,10 @@ pub trait SearchGame: Game {
     }
 
     /// A first move of a forced win found by the game's own threat search
-    /// from this (quiet) root, within `budget` CPU time (`None`: the game's
-    /// fixed node limit alone), and the moves that search made. Games
-    /// without one find nothing.
-    fn forced_win(&mut self, _budget: Option<Duration>) -> (Option<Self::Move>, u64) {
+    /// from this (quiet) root, within `budget` CPU time on `clock` (`None`:
+    /// the game's fixed node limit alone), and the moves that search made.
+    /// Games without one find nothing.
+    fn forced_win(&mut self, _budget: Option<Duration>, _clock: &CpuClock) -> (Option<Self::Move>, u64) {
         (None, 0)
     }
 

@@ -11,6 +11,7 @@ pub mod control;
 pub mod endgame;
 pub mod ffo;
 pub mod hooks;
+pub mod params;
 mod reversi;
 mod searcher;
 pub mod time;
@@ -20,10 +21,12 @@ pub mod tt;
 mod tests;
 
 pub use hooks::{EndgameBoard, SearchGame, Tactics};
+pub use params::SearchParams;
 pub use searcher::{INFINITY, Limits, MAX_DEPTH, SearchResult, Searcher, WIN, WIN_BOUND, won_in};
-pub use time::TimePlan;
+pub use time::{MovesAhead, TimePlan};
 
 use crate::agent::{Agent, Clock, Decision};
+use crate::cputime::CpuClock;
 use crate::eval::{Evaluator, PatternEval};
 use crate::reversi::{Geometry, Position, Variant};
 use std::path::PathBuf;
@@ -52,6 +55,10 @@ pub struct EngineConfig {
     /// Nodes per second this machine searches, as measured by a calibration
     /// program; scales the time plan (default: the engine's own estimate).
     pub nps_hint: Option<f64>,
+    /// The clock the engine is charged on (default: the process's CPU time).
+    pub clock: CpuClock,
+    /// Search and time parameters.
+    pub params: SearchParams,
 }
 
 /// What `duo-calibrate` measures (`nps`) on the machine the search's
@@ -64,20 +71,44 @@ impl EngineConfig {
     /// The limits of one move in `state` under this configuration and the
     /// clock: the tighter of the fixed move time and the clock's plan.
     pub fn limits<G: SearchGame>(&self, state: &G, clock: &Clock) -> Limits {
+        let speed = self.nps_hint.map(|nps| nps / REFERENCE_NPS);
         let mut time = self.move_time.map(TimePlan::fixed);
         if clock.own_remaining.is_finite() {
-            let plan = TimePlan::from_clock(clock.own_remaining, state.own_moves_left(), state.progress());
+            let ahead = moves_ahead(state, clock.own_remaining, speed, &self.params);
+            let plan = TimePlan::from_clock(clock.own_remaining, &ahead, &self.params);
             time = Some(time.map_or(plan, |t| t.min(plan)));
         } else if time.is_none() && self.depth.is_none() && self.nodes.is_none() {
             time = Some(TimePlan::fixed(UNTIMED_MOVE_TIME));
         }
-        let speed = self.nps_hint.map(|nps| nps / REFERENCE_NPS);
         Limits { depth: self.depth, nodes: self.nodes, time, solve: false, speed }
     }
 
     /// The transposition table size to allocate, in MiB.
     pub fn table_mb(&self) -> usize {
         if self.tt_mb == 0 { DEFAULT_TT_MB } else { self.tt_mb }
+    }
+}
+
+/// The moves `state`'s side to move still has to play, with `remaining`
+/// seconds on its clock: in a game whose end is known (Reversi's empties),
+/// the midgame moves until the exact solve takes over, at the depth the
+/// solver is expected to manage with the time of a move, then the endgame
+/// as [`SearchParams::endgame_moves`] moves; otherwise the game's own
+/// estimate of its length.
+pub fn moves_ahead<G: SearchGame>(state: &G, remaining: f64, speed: Option<f64>, p: &SearchParams) -> MovesAhead {
+    let progress = state.progress();
+    match state.plies_to_end() {
+        Some(end) => {
+            let own_plies = f64::from(end) / 2.0;
+            // A first guess at a move's hard limit decides where the solve starts.
+            let hard_guess = remaining * (1.0 - p.safety) / (own_plies + p.extra_moves) * p.hard_factor;
+            let solve = searcher::solve_plies(hard_guess, speed).min(end);
+            let midgame = f64::from(end - solve) / 2.0;
+            let final_progress = progress + (1.0 - progress) * f64::from(end - solve) / f64::from(end.max(1));
+            let endgame = if solve > 0 { p.endgame_moves } else { 0.0 };
+            MovesAhead { midgame, progress, final_progress, endgame }
+        }
+        None => MovesAhead { midgame: state.own_moves_left(), progress, final_progress: 1.0, endgame: 0.0 },
     }
 }
 
@@ -94,8 +125,15 @@ impl<G: SearchGame, E: Evaluator<G> + ?Sized> Engine<G, E> {
     /// An engine called `name` that evaluates with `eval` under `config`
     /// (whose weights file the caller has already read into `eval`).
     pub fn with_evaluator(name: String, eval: Box<E>, config: EngineConfig) -> Self {
-        let searcher = Searcher::new(eval, config.table_mb());
+        let mut searcher = Searcher::new(eval, config.table_mb());
+        searcher.set_clock(config.clock.clone());
+        searcher.set_params(config.params);
         Engine { name, config, searcher }
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &EngineConfig {
+        &self.config
     }
 
     /// Searches `state` within `limits` (for analysis tools).

@@ -7,9 +7,10 @@
 
 use super::control::{Control, SearchContext};
 use super::hooks::{MOVE_SLOTS, SearchGame, Tactics};
-use super::time::{NEXT_ITERATION_FRACTION, TimePlan, UNSTABLE_FACTOR};
+use super::params::SearchParams;
+use super::time::{IterationClock, NextIteration, TimePlan};
 use super::tt::{Bound, SOLVED_BASE, TranspositionTable, TtEntry, solved_depth};
-use crate::cputime::process_cpu_time;
+use crate::cputime::CpuClock;
 use crate::eval::{Evaluator, SCORE_PER_DISC};
 use std::marker::PhantomData;
 use std::time::Duration;
@@ -123,6 +124,8 @@ pub struct Searcher<G: SearchGame, E: Evaluator<G> + ?Sized> {
     stack: Vec<(G::Move, i32)>,
     /// Root moves, best first after each iteration.
     root: Vec<G::Move>,
+    clock: CpuClock,
+    params: SearchParams,
     game: PhantomData<G>,
 }
 
@@ -136,6 +139,8 @@ impl<G: SearchGame, E: Evaluator<G> + ?Sized> Searcher<G, E> {
             history: vec![0; MOVE_SLOTS],
             stack: Vec::with_capacity(STACK_PER_PLY * MAX_DEPTH as usize),
             root: Vec::with_capacity(STACK_PER_PLY),
+            clock: CpuClock::Process,
+            params: SearchParams::DEFAULT,
             game: PhantomData,
         }
     }
@@ -146,6 +151,16 @@ impl<G: SearchGame, E: Evaluator<G> + ?Sized> Searcher<G, E> {
         self.history.fill(0);
     }
 
+    /// Measures time limits on `clock` from now on.
+    pub fn set_clock(&mut self, clock: CpuClock) {
+        self.clock = clock;
+    }
+
+    /// Uses `params` for its time decisions from now on.
+    pub fn set_params(&mut self, params: SearchParams) {
+        self.params = params;
+    }
+
     /// The evaluator.
     pub fn evaluator(&self) -> &E {
         &self.eval
@@ -153,7 +168,7 @@ impl<G: SearchGame, E: Evaluator<G> + ?Sized> Searcher<G, E> {
 
     /// Searches `pos`, which must not be finished, within `limits`.
     pub fn search(&mut self, pos: &G, limits: &Limits) -> SearchResult<G::Move> {
-        let start = process_cpu_time();
+        let start = self.clock.now();
         let tactics = pos.tactics();
         if let Tactics::Win(mv) = tactics {
             return SearchResult { best: mv, score: Some(won_in(1)), depth: 0, exact: true, nodes: 0, seconds: 0.0 };
@@ -180,7 +195,7 @@ impl<G: SearchGame, E: Evaluator<G> + ?Sized> Searcher<G, E> {
             return result;
         }
         let deadline = limits.time.map(|t| start + Duration::from_secs_f64(t.hard));
-        self.ctx.control = Control::new(limits.nodes, deadline);
+        self.ctx.control = Control::new(limits.nodes, deadline, self.clock.clone());
         if limits.time.is_some_and(|t| t.hard < SHORT_BUDGET) {
             self.ctx.control.set_interval(SHORT_CHECK_INTERVAL);
         }
@@ -192,25 +207,26 @@ impl<G: SearchGame, E: Evaluator<G> + ?Sized> Searcher<G, E> {
         let mut extra_nodes = 0;
         if matches!(tactics, Tactics::Quiet) {
             let budget = limits.time.map(|t| Duration::from_secs_f64(t.target * FORCED_WIN_SHARE));
-            let (win, nodes) = root_pos.forced_win(budget);
+            let (win, nodes) = root_pos.forced_win(budget, &self.clock);
             extra_nodes = nodes;
             if let Some(mv) = win {
                 result.best = mv;
                 result.score = Some(WIN_BOUND);
                 result.nodes = nodes;
-                result.seconds = cpu_seconds_since(start);
+                result.seconds = self.seconds_since(start);
                 return result;
             }
         }
 
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let end = pos.plies_to_end();
-        let mut target = limits.time.map(|t| t.target);
+        let mut clock = limits.time.map(IterationClock::new);
         let mut depth = match end {
             Some(e) if limits.solve => e.max(1),
             _ => 1,
         };
         let mut prev_score = None;
+        let mut same_parity_score = None;
         while depth <= max_depth {
             // The first iteration always finishes: there is always a move.
             self.ctx.control.arm(depth > 1 || limits.solve);
@@ -233,23 +249,20 @@ impl<G: SearchGame, E: Evaluator<G> + ?Sized> Searcher<G, E> {
             result.score = Some(outcome.score);
             result.depth = depth;
             result.exact = exact;
+            // Against the last iteration of the same parity: scores swing
+            // between odd and even depths.
+            let drop = same_parity_score.map_or(0, |p: i32| p.saturating_sub(outcome.score));
+            same_parity_score = prev_score;
             prev_score = Some(outcome.score);
+            let completed = depth;
             if exact || outcome.score.abs() >= WIN_BOUND {
                 break;
             }
-            let spent = cpu_seconds_since(start);
-            if let (Some(t), Some(plan)) = (target.as_mut(), limits.time) {
-                if changed && depth > 2 {
-                    *t = (*t * UNSTABLE_FACTOR).min(plan.hard);
-                }
-                if spent >= *t * NEXT_ITERATION_FRACTION {
-                    break;
-                }
-            }
+            let spent = self.seconds_since(start);
             depth += 1;
             // Switch to the exact solve once midgame iterations would cost
             // about as much, if the limits allow it.
-            if let Some(e) = end
+            let solve_next = if let Some(e) = end
                 && depth < e
                 && depth + SOLVE_WARM_UP_GAP >= e
                 && limits.depth.is_none_or(|d| d >= e)
@@ -258,11 +271,31 @@ impl<G: SearchGame, E: Evaluator<G> + ?Sized> Searcher<G, E> {
                     .is_none_or(|plan| e <= ALWAYS_SOLVE_PLIES || e <= solve_plies(plan.hard - spent, limits.speed))
             {
                 depth = e;
+                true
+            } else {
+                false
+            };
+            if let Some(clock) = clock.as_mut() {
+                // Shallow iterations change their minds as a matter of course.
+                let deep = f64::from(completed) >= self.params.extend_depth;
+                let next = clock.iteration_done(spent, deep && changed, if deep { drop } else { 0 }, &self.params);
+                let stop_at = match next {
+                    // The solve was judged by its own estimate of the time left.
+                    _ if solve_next => limits.time.map_or(f64::INFINITY, |t| t.hard),
+                    NextIteration::Start { stop_at } => stop_at,
+                    NextIteration::Stop => break,
+                };
+                self.ctx.control.set_deadline(Some(start + Duration::from_secs_f64(stop_at)));
             }
         }
         result.nodes = self.ctx.control.nodes + extra_nodes;
-        result.seconds = cpu_seconds_since(start);
+        result.seconds = self.seconds_since(start);
         result
+    }
+
+    /// CPU seconds on the search's clock since the reading `start`.
+    fn seconds_since(&self, start: Duration) -> f64 {
+        self.clock.now().saturating_sub(start).as_secs_f64()
     }
 
     /// One midgame iteration at `depth` inside aspiration windows around
@@ -389,10 +422,6 @@ struct Iteration<M> {
     score: i32,
     /// A move that proved better than the previous best before a stop.
     partial_best: Option<(M, i32)>,
-}
-
-fn cpu_seconds_since(start: Duration) -> f64 {
-    process_cpu_time().saturating_sub(start).as_secs_f64()
 }
 
 /// `score` as the table stores it at `ply` plies from the root: wins and

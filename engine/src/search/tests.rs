@@ -3,12 +3,13 @@
 
 use super::*;
 use crate::agent::Clock;
-use crate::cputime::CpuTimer;
+use crate::cputime::{CpuClock, CpuTimer};
 use crate::eval::{DiscDifference, PatternEval, SCORE_PER_DISC};
 use crate::game::Game;
-use crate::reversi::{Size4, Size6, Size8, Size12};
+use crate::reversi::{Move, Size4, Size6, Size8, Size12};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use std::time::Duration;
 
 /// Plain minimax to the end of the game over the [`Game`] trait: the
 /// independent reference.
@@ -231,4 +232,50 @@ fn a_calibrated_faster_machine_solves_from_more_empties() {
     let clock = Clock { own_remaining: 300.0, opponent_remaining: 300.0 };
     assert_eq!(config.limits(&start, &clock).speed, Some(2.0));
     assert_eq!(EngineConfig::default().limits(&start, &clock).speed, None);
+}
+
+/// A whole othello8 game between two engines that each plan `budget`
+/// seconds of a simulated clock (one millisecond per clock reading, about
+/// a million nodes a second): per side, the seconds each move used, with
+/// the empties and whether the move was solved exactly.
+fn simulated_game(budget: f64) -> [Vec<(u32, f64, bool)>; 2] {
+    let clocks = [CpuClock::simulated(Duration::from_millis(1)), CpuClock::simulated(Duration::from_millis(1))];
+    let mut engines = clocks.clone().map(|clock| {
+        ReversiEngine::<Size8>::new(Variant::Othello8, EngineConfig { clock, ..EngineConfig::default() }).unwrap()
+    });
+    let mut left = [budget; 2];
+    let mut moves: [Vec<(u32, f64, bool)>; 2] = [Vec::new(), Vec::new()];
+    let mut pos: Position<Size8> = Variant::Othello8.start();
+    while !pos.is_terminal() {
+        if pos.legal_moves()[0].is_pass() {
+            pos = pos.play(Move::PASS);
+            continue;
+        }
+        let side = pos.to_move().index();
+        let timer = clocks[side].timer();
+        let clock = Clock { own_remaining: left[side], opponent_remaining: left[1 - side] };
+        let limits = engines[side].config().limits(&pos, &clock);
+        let r = engines[side].search(&pos, &limits);
+        let used = timer.elapsed().as_secs_f64();
+        left[side] -= used;
+        assert!(left[side] > 0.0, "side {side} lost on time");
+        moves[side].push((pos.empty_count(), used, r.exact || pos.legal_moves().len() == 1));
+        pos = pos.play(r.best);
+    }
+    moves
+}
+
+#[test]
+fn the_time_plan_spends_the_clock_evenly_over_the_game() {
+    const BUDGET: f64 = 6.0;
+    for (side, moves) in simulated_game(BUDGET).iter().enumerate() {
+        let total: f64 = moves.iter().map(|m| m.1).sum();
+        let mean = total / moves.len() as f64;
+        let line = moves.iter().map(|(e, t, x)| format!("{e}:{t:.3}{}", if *x { "x" } else { "" })).collect::<Vec<_>>();
+        eprintln!("side {side}: {total:.2} s of {BUDGET}: {}", line.join(" "));
+        assert!((0.85 * BUDGET..=BUDGET).contains(&total), "side {side} used {total:.2} s of {BUDGET} s");
+        for &(empties, used, decided) in moves {
+            assert!(decided || empties < 16 || used >= mean / 3.0, "side {side}, {empties} empties: {used:.3} s");
+        }
+    }
 }

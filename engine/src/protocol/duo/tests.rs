@@ -166,7 +166,7 @@ fn play_in(name: &str, input: &str, playdata: Option<&[u8]>) -> (Outcome, DuoMov
         std::fs::write(dir.join(PLAYDATA_FILE), p).unwrap();
     }
     let timer = CpuTimer::start();
-    let outcome = play(&dir).unwrap();
+    let outcome = play(&dir, &SearchParams::DEFAULT).unwrap();
     let spent = timer.elapsed();
     let out = std::fs::read_to_string(dir.join(OUTPUT_FILE)).unwrap();
     assert!(out.ends_with('\n') && !out.ends_with("\n\n") && !out.contains('\r'), "{out:?}");
@@ -247,6 +247,8 @@ fn one_ply_pattern_play_beats_random_play() {
 
 #[test]
 fn the_reserve_carries_the_clock_to_the_end_of_the_game() {
+    /// Empties at which the plan's exact endgame begins (a typical value).
+    const SOLVE_EMPTIES: u32 = 18;
     // Worst case: every search uses its whole hard limit, and every move
     // costs `per_move` more outside the search. The clock must never run out,
     // from a full 300 s clock down to the last seconds of a 10 s game.
@@ -260,7 +262,14 @@ fn the_reserve_carries_the_clock_to_the_end_of_the_game() {
                 let used = match search_clock(own, per_move, empties) {
                     Some(clock) => {
                         assert!(clock <= own, "{clock} > {own}");
-                        let plan = crate::search::TimePlan::from_clock(clock, f64::from(empties) / 2.0, 0.5);
+                        let p = crate::search::SearchParams::DEFAULT;
+                        let ahead = crate::search::MovesAhead {
+                            midgame: f64::from(empties.saturating_sub(SOLVE_EMPTIES)) / 2.0,
+                            progress: 0.5,
+                            final_progress: 1.0,
+                            endgame: p.endgame_moves,
+                        };
+                        let plan = crate::search::TimePlan::from_clock(clock, &ahead, &p);
                         plan.hard + per_move
                     }
                     None => per_move,

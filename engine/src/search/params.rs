@@ -1,0 +1,181 @@
+//! The registry of search and time parameters: each has a name, a default
+//! and a range, and can be set by name (`selfplay`'s `engine:NAME=VALUE`,
+//! the competition programs' `--param NAME=VALUE`), so a change can be
+//! matched against the default without a rebuild.
+
+/// One registered parameter.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ParamInfo {
+    /// The name it is set by.
+    pub name: &'static str,
+    /// Its default value.
+    pub default: f64,
+    /// The smallest value accepted.
+    pub min: f64,
+    /// The largest value accepted.
+    pub max: f64,
+    /// What it controls.
+    pub doc: &'static str,
+}
+
+macro_rules! registry {
+    ($( $(#[doc = $doc:literal])+ $field:ident = $name:literal, $default:expr, $min:expr, $max:expr; )*) => {
+        /// Values of every registered parameter.
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        pub struct SearchParams {
+            $( $(#[doc = $doc])+ pub $field: f64, )*
+        }
+
+        impl SearchParams {
+            /// Every parameter at its default.
+            pub const DEFAULT: SearchParams = SearchParams { $( $field: $default, )* };
+
+            /// Every parameter: name, default, range and meaning.
+            pub const REGISTRY: &'static [ParamInfo] = &[
+                $( ParamInfo { name: $name, default: $default, min: $min, max: $max, doc: concat!($($doc),+).trim_ascii() }, )*
+            ];
+
+            fn slot(&mut self, name: &str) -> Option<&mut f64> {
+                match name {
+                    $( $name => Some(&mut self.$field), )*
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+registry! {
+    /// Fraction of the remaining clock never planned for.
+    safety = "time.safety", 0.06, 0.0, 0.5;
+    /// Own moves added to the moves a plan expects, so it never counts on
+    /// the game ending early.
+    extra_moves = "time.extra_moves", 3.0, 0.0, 30.0;
+    /// Extra weight of a move at the plan's peak of the game (1 + this).
+    peak_bonus = "time.peak_bonus", 0.6, 0.0, 4.0;
+    /// Game progress (0 start, 1 end) where moves weigh most.
+    peak_progress = "time.peak_progress", 0.55, 0.0, 1.0;
+    /// Progress from the peak at which the extra weight has gone.
+    peak_spread = "time.peak_spread", 0.55, 0.05, 2.0;
+    /// Own moves' worth of time planned for the exact endgame of a game
+    /// whose end is known (the solve and the moves after it).
+    endgame_moves = "time.endgame_moves", 2.0, 0.0, 20.0;
+    /// The hard limit of a move is this multiple of its target...
+    hard_factor = "time.hard_factor", 3.0, 1.0, 10.0;
+    /// ...but never more than this fraction of the usable clock.
+    hard_fraction = "time.hard_fraction", 0.2, 0.01, 1.0;
+    /// A new iteration starts when it is predicted to end within this
+    /// multiple of the target.
+    start_allowance = "time.start_allowance", 1.0, 0.1, 4.0;
+    /// Below this fraction of the target spent, the next iteration starts
+    /// even when it is not predicted to end, stopped at the target.
+    min_use = "time.min_use", 0.6, 0.0, 1.0;
+    /// Predicted cost of the next iteration over the last one when too
+    /// little has been measured.
+    branching = "time.branching", 4.0, 1.0, 50.0;
+    /// Smallest and...
+    branching_min = "time.branching_min", 1.5, 1.0, 50.0;
+    /// ...largest measured cost ratio of two iterations the prediction uses.
+    branching_max = "time.branching_max", 12.0, 1.0, 100.0;
+    /// Target multiplier when the best move changed in the last iteration.
+    unstable_factor = "time.unstable_factor", 1.3, 1.0, 4.0;
+    /// Iterations from this depth on can stretch the target...
+    extend_depth = "time.extend_depth", 7.0, 1.0, 64.0;
+    /// ...by a score drop of this many discs (100 score units each) from
+    /// the last iteration of the same parity (two plies shallower)...
+    drop_discs = "time.drop_discs", 2.0, 0.1, 64.0;
+    /// ...multiplies the target by this.
+    drop_factor = "time.drop_factor", 1.3, 1.0, 4.0;
+    /// The target never grows past this multiple of the planned one.
+    extend_cap = "time.extend_cap", 2.0, 1.0, 10.0;
+}
+
+impl Default for SearchParams {
+    fn default() -> Self {
+        SearchParams::DEFAULT
+    }
+}
+
+impl SearchParams {
+    /// True when `name` is a registered parameter.
+    pub fn knows(name: &str) -> bool {
+        SearchParams::REGISTRY.iter().any(|p| p.name == name)
+    }
+
+    /// Sets parameter `name` to `value`; an error names what was expected.
+    pub fn set(&mut self, name: &str, value: f64) -> Result<(), String> {
+        let info = SearchParams::REGISTRY.iter().find(|p| p.name == name).ok_or_else(|| {
+            format!("unknown parameter `{name}`: see `SearchParams::REGISTRY` (README: search parameters)")
+        })?;
+        if !(value.is_finite() && (info.min..=info.max).contains(&value)) {
+            return Err(format!("`{name}={value}`: expected a number from {} to {}", info.min, info.max));
+        }
+        *self.slot(name).expect("registered names have slots") = value;
+        Ok(())
+    }
+
+    /// Sets `NAME=VALUE`.
+    pub fn set_text(&mut self, pair: &str) -> Result<(), String> {
+        let (name, value) = pair.split_once('=').ok_or_else(|| format!("`{pair}`: expected NAME=VALUE"))?;
+        let value: f64 = value.parse().map_err(|_| format!("`{pair}`: expected a number after `=`"))?;
+        self.set(name, value)
+    }
+
+    /// The parameters a program's command line sets: `--param NAME=VALUE`,
+    /// repeated; anything else is an error naming what was expected.
+    pub fn from_args(args: impl IntoIterator<Item = String>) -> Result<Self, String> {
+        let mut params = SearchParams::DEFAULT;
+        let mut args = args.into_iter();
+        while let Some(arg) = args.next() {
+            if arg != "--param" {
+                return Err(format!("unexpected argument `{arg}`: expected only --param NAME=VALUE"));
+            }
+            params.set_text(&args.next().ok_or("--param: expected NAME=VALUE")?)?;
+        }
+        Ok(params)
+    }
+
+    /// The value of parameter `name`.
+    pub fn get(&self, name: &str) -> Option<f64> {
+        self.clone().slot(name).map(|v| *v)
+    }
+
+    /// The parameters that differ from their defaults, as `NAME=VALUE` pairs.
+    pub fn changed(&self) -> Vec<String> {
+        SearchParams::REGISTRY
+            .iter()
+            .filter_map(|p| self.get(p.name).filter(|&v| v != p.default).map(|v| format!("{}={v}", p.name)))
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_parameter_is_set_by_its_name_within_its_range() {
+        let mut names = std::collections::HashSet::new();
+        for info in SearchParams::REGISTRY {
+            assert!(names.insert(info.name), "{} registered twice", info.name);
+            assert!(info.min <= info.default && info.default <= info.max, "{info:?}");
+            assert_eq!(SearchParams::DEFAULT.get(info.name), Some(info.default));
+            let mut p = SearchParams::DEFAULT;
+            p.set(info.name, info.max).unwrap();
+            assert_eq!(p.get(info.name), Some(info.max));
+            assert_eq!(p.changed().len(), usize::from(info.max != info.default));
+            assert!(p.set(info.name, info.max + 1.0).is_err());
+            assert!(p.set(info.name, f64::NAN).is_err());
+        }
+        let mut p = SearchParams::DEFAULT;
+        p.set_text("time.hard_factor=2.5").unwrap();
+        assert_eq!(p.hard_factor, 2.5);
+        for bad in ["time.nope=1", "time.hard_factor", "time.hard_factor=x"] {
+            assert!(p.set_text(bad).is_err(), "{bad}");
+        }
+        let args = |a: &[&str]| SearchParams::from_args(a.iter().map(|s| s.to_string()));
+        assert_eq!(args(&["--param", "time.hard_factor=2.5"]).unwrap(), p);
+        assert_eq!(args(&[]).unwrap(), SearchParams::DEFAULT);
+        assert!(args(&["--param"]).is_err() && args(&["x"]).is_err() && args(&["--param", "time.x=1"]).is_err());
+    }
+}
