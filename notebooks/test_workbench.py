@@ -5,6 +5,7 @@ registry's symmetry classes, the weights file layout, and the Elo figures the
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import workbench as wb
@@ -73,3 +74,99 @@ def test_elo_is_infinite_while_one_side_scores_everything():
     _, elo, _ = wb.cumulative_elo([1.0, 1.0, 0.5])
     assert np.isinf(elo[:2]).all() and np.isfinite(elo[2])
     assert wb.score_to_elo(0.5) == 0.0
+
+
+def test_empties_counts_the_dots_after_the_side_letter():
+    assert wb.empties("X/..../.OX./.XO./....") == 12
+    assert wb.empties("O/XXXX/XXXX/XXXX/XXXO") == 0
+
+
+def _run_frames():
+    """A two-game Reversi run in the current format: game 0 has A as Black,
+    game 1 has B as Black."""
+    games = pd.DataFrame({"game": [0, 1], "black": ["A", "B"], "white": ["B", "A"]})
+    positions = pd.DataFrame(
+        {
+            "game": [0, 0, 0, 1, 1],
+            "ply": [2, 0, 1, 0, 1],
+            "side": ["X", "X", "O", "X", "O"],
+            "board": [
+                "X/..../XXO./.XO./....",
+                "X/..../.OX./.XO./....",
+                "O/..../XXX./.XX./....",
+                "X/..../.OX./.XO./....",
+                "O/..../XXX./XXO./....",
+            ],
+            "score": [300.0, 100.0, np.nan, -100.0, 200.0],
+            "depth": [2.0, 2.0, np.nan, 1.0, 1.0],
+            "result": [1.0, 1.0, 0.0, 0.5, 0.5],
+            "disc_diff": [4, 4, -4, 0, 0],
+            "cpu": [0.3, 0.1, 0.2, 0.4, 0.5],
+            "nodes": [30.0, 10.0, np.nan, 40.0, 50.0],
+        }
+    )
+    return positions, games
+
+
+def test_movers_follow_the_side_and_the_games_colours():
+    positions, games = _run_frames()
+    assert list(wb.movers(positions, games)) == ["A", "A", "B", "B", "A"]
+    pente = pd.DataFrame({"game": [0, 0], "side": ["w", "b"]})
+    assert list(wb.movers(pente, games)) == ["B", "A"], "Pente: b is Black"
+
+
+def test_cpu_per_move_by_empties_per_player():
+    positions, games = _run_frames()
+    per_move, label = wb.cpu_per_move(positions, games)
+    assert label == "empty cells"
+    assert list(per_move["player"]) == ["A", "A", "B", "B", "A"]
+    assert list(per_move["stage"]) == [11, 12, 11, 12, 10]
+    summary = wb.cpu_by_stage(per_move).set_index(["player", "stage"])
+    assert summary.loc[("A", 12), "moves"] == 1
+    assert summary.loc[("A", 11), "mean"] == pytest.approx(0.3)
+    assert summary.loc[("B", 12), "median"] == pytest.approx(0.4)
+
+
+def test_pente_moves_are_staged_by_ply():
+    games = pd.DataFrame({"game": [0], "black": ["A"], "white": ["B"]})
+    positions = pd.DataFrame(
+        {"game": [0, 0], "ply": [4, 5], "side": ["w", "b"], "board": ["w/0,0/.", "b/0,0/."], "cpu": [0.1, 0.2]}
+    )
+    per_move, label = wb.cpu_per_move(positions, games)
+    assert label == "ply"
+    assert list(per_move["stage"]) == [4, 5]
+    assert list(per_move["player"]) == ["B", "A"]
+
+
+def test_a_run_without_the_cpu_column_gives_no_moves():
+    positions, games = _run_frames()
+    old = positions.drop(columns=["cpu", "nodes"])
+    per_move, label = wb.cpu_per_move(old, games)
+    assert per_move.empty and label == "empty cells"
+    assert list(per_move.columns) == ["game", "ply", "player", "stage", "cpu"]
+    assert not wb.has_values(old, "cpu") and wb.has_values(positions, "cpu")
+    assert len(wb.cpu_by_stage(per_move)) == 0
+
+
+def test_game_scores_are_in_ply_order_with_their_mover():
+    positions, games = _run_frames()
+    scores = wb.game_scores(positions, games, 0)
+    assert list(scores["ply"]) == [0, 1, 2]
+    assert list(scores["player"]) == ["A", "B", "A"]
+    assert scores["score"].tolist()[0] == 100.0 and np.isnan(scores["score"][1])
+    assert list(scores.columns) == ["ply", "side", "player", "score", "depth", "cpu", "nodes"]
+    old = wb.game_scores(positions.drop(columns=["cpu", "nodes"]), games, 1)
+    assert list(old.columns) == ["ply", "side", "player", "score", "depth"]
+
+
+def test_the_fixture_run_reads_without_cpu_or_nodes():
+    run = FIXTURES / "selfplay-othello8"
+    games = pd.read_csv(run / "games.csv")
+    positions = pd.read_csv(wb.existing(run / "positions.csv"))
+    assert wb.is_reversi(positions)
+    assert set(wb.movers(positions, games).dropna()) == {"engine:depth=1", "engine:depth=2"}
+    per_move, _ = wb.cpu_per_move(positions, games)
+    if not wb.has_values(positions, "cpu"):
+        assert per_move.empty
+    scores = wb.game_scores(positions, games, int(games["game"].iloc[0]))
+    assert not scores.empty and scores["ply"].is_monotonic_increasing

@@ -1,13 +1,15 @@
 """Readers shared by the analysis notebooks: where the repository is, the
 weights text format of `engine::eval::weights`, the positional table's
-symmetry classes of `engine::eval::registry`, and the logistic Elo of
-`selfplay::stats`."""
+symmetry classes of `engine::eval::registry`, the logistic Elo of
+`selfplay::stats`, and the per-move views of a `selfplay` run's
+`positions.csv` (CPU time by game stage, search scores of one game)."""
 
 import gzip
 import math
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 
 #: Two-sided 95% normal quantile (the one `selfplay::stats` uses).
 Z95 = 1.959963984540054
@@ -17,6 +19,20 @@ FORMAT_LINE = "format pattern-weights 1"
 
 #: Tables of one value per phase (the rest are the positional table and patterns).
 SCALAR_TABLES = ("mobility", "potential_mobility", "parity")
+
+#: Side letters of Black in `positions.csv` (`selfplay::protocol`'s
+#: `side_letter`): `X` in the Reversi variants, `b` in Pente. The `black`
+#: column of `games.csv` names the player of these rows.
+BLACK_SIDES = ("X", "b")
+
+#: Side letters of the Reversi variants (Pente's are `w` and `b`).
+REVERSI_SIDES = ("X", "O")
+
+#: Separator of the rows of a flattened board (`selfplay::protocol::ROW_SEPARATOR`).
+ROW_SEPARATOR = "/"
+
+#: An empty cell in the board text form.
+EMPTY_CELL = "."
 
 
 def repo_root() -> Path:
@@ -121,3 +137,79 @@ def cumulative_elo(points):
         elo = score_to_elo(s)
         error = (score_to_elo(s + half) - score_to_elo(s - half)) / 2.0
     return s, elo, error
+
+
+def empties(board: str) -> int:
+    """Empty cells of a flattened Reversi board (`X/..../.OX./.XO./....`):
+    the `.` after the side letter."""
+    _side, _, rows = board.partition(ROW_SEPARATOR)
+    return rows.count(EMPTY_CELL)
+
+
+def is_reversi(positions: pd.DataFrame) -> bool:
+    """True when the rows' side letters are Reversi's `X`/`O` (Pente: `w`/`b`)."""
+    return positions["side"].isin(REVERSI_SIDES).all()
+
+
+def game_stage(positions: pd.DataFrame):
+    """How far each row's game has gone, and its axis label: empty cells in
+    the Reversi variants (falling as the game goes on), plies in Pente
+    (whose board is mostly empty throughout)."""
+    if is_reversi(positions):
+        return positions["board"].map(empties).rename("stage"), "empty cells"
+    return positions["ply"].rename("stage"), "ply"
+
+
+def has_values(frame: pd.DataFrame, column: str) -> bool:
+    """True when `column` exists and holds at least one value (runs written
+    before `cpu` and `nodes` existed have neither column)."""
+    return column in frame.columns and frame[column].notna().any()
+
+
+def movers(positions: pd.DataFrame, games: pd.DataFrame) -> pd.Series:
+    """The player spec that moved in each row of `positions`: the game's
+    `black` for Black's side letter, else its `white` (index of `positions`).
+    Rows of games missing from `games` get NaN."""
+    spec = games.set_index("game")[["black", "white"]]
+    black = positions["game"].map(spec["black"])
+    white = positions["game"].map(spec["white"])
+    return black.where(positions["side"].isin(BLACK_SIDES), white).rename("player")
+
+
+def cpu_per_move(positions: pd.DataFrame, games: pd.DataFrame):
+    """CPU seconds charged for each recorded move with the mover's spec and
+    the game stage (see `game_stage`): a frame with columns `game`, `ply`,
+    `player`, `stage`, `cpu` (rows without a `cpu` value left out), and the
+    stage's axis label. Empty when the run has no `cpu` column."""
+    columns = ["game", "ply", "player", "stage", "cpu"]
+    stage, label = game_stage(positions)
+    if not has_values(positions, "cpu"):
+        return pd.DataFrame(columns=columns), label
+    frame = pd.DataFrame(
+        {
+            "game": positions["game"],
+            "ply": positions["ply"],
+            "player": movers(positions, games),
+            "stage": stage,
+            "cpu": positions["cpu"],
+        }
+    )
+    return frame.dropna(subset=["cpu", "player"]).reset_index(drop=True), label
+
+
+def cpu_by_stage(per_move: pd.DataFrame) -> pd.DataFrame:
+    """Per player and stage of `cpu_per_move`'s frame: move count, mean and
+    median CPU seconds (columns `player`, `stage`, `moves`, `mean`, `median`)."""
+    grouped = per_move.groupby(["player", "stage"])["cpu"]
+    return grouped.agg(moves="count", mean="mean", median="median").reset_index()
+
+
+def game_scores(positions: pd.DataFrame, games: pd.DataFrame, game: int) -> pd.DataFrame:
+    """The recorded moves of game `game` in ply order: `ply`, `side`,
+    `player` and the mover's search `score` (NaN where it did not search),
+    plus `depth` and, when the run has them, `cpu` and `nodes`."""
+    rows = positions[positions["game"] == game].sort_values("ply")
+    keep = ["ply", "side", "score", "depth"] + [c for c in ("cpu", "nodes") if c in positions.columns]
+    frame = rows[keep].copy()
+    frame.insert(2, "player", movers(rows, games))
+    return frame.reset_index(drop=True)

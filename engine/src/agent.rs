@@ -57,6 +57,43 @@ pub fn played_line<M: std::fmt::Display>(mv: M, search: Option<&Decision<M>>, cp
     }
 }
 
+/// What a [`played_line`] says, read back by [`parse_played_line`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayedLine {
+    /// The move, as the program displayed it.
+    pub mv: String,
+    /// Search score from the mover's side (`None`: no search, or `-`).
+    pub score: Option<i32>,
+    /// Completed search depth (`None`: chosen without a search).
+    pub depth: Option<u32>,
+    /// Nodes searched (`None`: chosen without a search).
+    pub nodes: Option<u64>,
+    /// CPU seconds the process had used when it logged the line.
+    pub cpu: f64,
+}
+
+/// Reads a line written by [`played_line`] back: `played MOVE (search depth
+/// D score S nodes N, C s CPU)` or `played MOVE (one-ply, C s CPU)`, with
+/// surrounding whitespace ignored. Anything else gives `None`.
+pub fn parse_played_line(line: &str) -> Option<PlayedLine> {
+    let rest = line.trim().strip_prefix("played ")?;
+    let (mv, rest) = rest.split_once(' ')?;
+    let inner = rest.strip_prefix('(')?.strip_suffix(')')?;
+    let (info, cpu) = inner.rsplit_once(", ")?;
+    let cpu: f64 = cpu.strip_suffix(" s CPU")?.parse().ok().filter(|c: &f64| c.is_finite() && *c >= 0.0)?;
+    if mv.is_empty() || mv.contains(['(', ')']) {
+        return None;
+    }
+    let mv = mv.to_string();
+    if info == "one-ply" {
+        return Some(PlayedLine { mv, score: None, depth: None, nodes: None, cpu });
+    }
+    let words: Vec<&str> = info.split(' ').collect();
+    let ["search", "depth", depth, "score", score, "nodes", nodes] = words[..] else { return None };
+    let score = if score == "-" { None } else { Some(score.parse().ok()?) };
+    Some(PlayedLine { mv, score, depth: Some(depth.parse().ok()?), nodes: Some(nodes.parse().ok()?), cpu })
+}
+
 /// A player of `G`.
 pub trait Agent<G: Game>: Send {
     /// A short name for logs and result tables.
@@ -99,6 +136,65 @@ impl<G: Game> Agent<G> for RandomAgent {
 mod tests {
     use super::*;
     use crate::reversi::{Position, Size8, Variant};
+
+    #[test]
+    fn played_lines_read_back() {
+        let searched = Decision { mv: "d3", score: Some(-250), depth: Some(7), nodes: 123_456 };
+        let line = played_line("d3", Some(&searched), 1.23456);
+        let back = parse_played_line(&line).unwrap_or_else(|| panic!("{line}"));
+        assert_eq!((back.mv.as_str(), back.score, back.depth, back.nodes), ("d3", Some(-250), Some(7), Some(123_456)));
+        assert!((back.cpu - 1.2346).abs() < 1e-9, "{line}");
+        let unscored = Decision { score: None, ..searched };
+        let back = parse_played_line(&played_line("d3", Some(&unscored), 0.0)).unwrap();
+        assert_eq!((back.score, back.depth), (None, Some(7)));
+        let line = played_line("10K", None, 0.5) + "\n";
+        let back = parse_played_line(&line).unwrap();
+        assert_eq!(back, PlayedLine { mv: "10K".into(), score: None, depth: None, nodes: None, cpu: 0.5 });
+    }
+
+    #[test]
+    fn malformed_played_lines_give_nothing() {
+        for line in [
+            "",
+            "played",
+            "played d3",
+            "warning: played d3 (one-ply, 0.1000 s CPU)",
+            "played  (one-ply, 0.1000 s CPU)",
+            "played d3 (one-ply, 0.1000 s CPU",
+            "played d3 (one-ply 0.1000 s CPU)",
+            "played d3 (one-ply, 0.1000 s)",
+            "played d3 (one-ply, -1 s CPU)",
+            "played d3 (one-ply, NaN s CPU)",
+            "played d3 (one-ply, x s CPU)",
+            "played d3 (two-ply, 0.1000 s CPU)",
+            "played d3 (search depth 4 score 5, 0.1000 s CPU)",
+            "played d3 (search depth -4 score 5 nodes 6, 0.1000 s CPU)",
+            "played d3 (search depth 4 score five nodes 6, 0.1000 s CPU)",
+            "played d3 (search depth 4 score 5 nodes -6, 0.1000 s CPU)",
+            "played d3 (search depth 4 score 5 nodes 6 extra 7, 0.1000 s CPU)",
+            "played d3 (search depth 4  score 5 nodes 6, 0.1000 s CPU)",
+            "played d3 (search depth 4 score 5 nodes 6, 0.1000 s CPU) trailing",
+            "played d3 e4 (one-ply, 0.1000 s CPU)",
+        ] {
+            assert_eq!(parse_played_line(line), None, "{line:?}");
+        }
+    }
+
+    #[test]
+    fn damaged_played_lines_never_panic() {
+        // Every prefix, and every line with one byte replaced, of a good line.
+        let line = played_line("d3", Some(&Decision { mv: "d3", score: Some(12), depth: Some(3), nodes: 99 }), 0.25);
+        for end in 0..line.len() {
+            assert_eq!(parse_played_line(&line[..end]), None, "{:?}", &line[..end]);
+        }
+        for i in 0..line.len() {
+            for b in [b' ', b'(', b')', b',', b'-', b'9', b'x', 0xff] {
+                let mut bytes = line.clone().into_bytes();
+                bytes[i] = b;
+                let _ = parse_played_line(&String::from_utf8_lossy(&bytes));
+            }
+        }
+    }
 
     #[test]
     fn random_agent_plays_legal_moves_reproducibly() {

@@ -9,9 +9,10 @@
 
 use crate::player::{Answer, Failure, Forfeit, Played};
 use crate::protocol::GameProtocol;
-use engine::agent::{Clock, Decision};
+use engine::agent::{Clock, Decision, parse_played_line};
 use engine::game::Game;
 use std::fs;
+use std::io::{Read, Seek, SeekFrom};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -36,6 +37,11 @@ pub const WALL_FACTOR: f64 = 2.0;
 pub const WALL_GRACE_SECS: f64 = 1.0;
 /// CPU seconds the calibrate program may use (the handout asks for 5).
 pub const CALIBRATE_LIMIT_SECS: f64 = 30.0;
+/// At most this many bytes from the end of what an agent wrote to stderr
+/// during one move are searched for its [`played_line`] (engine's format).
+///
+/// [`played_line`]: engine::agent::played_line
+pub const STDERR_TAIL_BYTES: u64 = 4096;
 /// First and last sleep between checks on a running agent.
 const POLL_START: Duration = Duration::from_micros(100);
 const POLL_MAX: Duration = Duration::from_millis(5);
@@ -179,6 +185,40 @@ fn run_limited(
     }
 }
 
+/// Length of the file at `path` (0 when it does not exist or cannot be read).
+fn file_len(path: &Path) -> u64 {
+    fs::metadata(path).map_or(0, |m| m.len())
+}
+
+/// The last non-empty line of what was appended to the file at `path`
+/// after its first `start` bytes (at most [`STDERR_TAIL_BYTES`] of it);
+/// `None` when there is none or the file cannot be read.
+fn last_line_since(path: &Path, start: u64) -> Option<String> {
+    let mut file = fs::File::open(path).ok()?;
+    let len = file.metadata().ok()?.len();
+    let from = start.max(len.saturating_sub(STDERR_TAIL_BYTES));
+    if from >= len {
+        return None;
+    }
+    file.seek(SeekFrom::Start(from)).ok()?;
+    let mut bytes = Vec::new();
+    file.take(len - from).read_to_end(&mut bytes).ok()?;
+    let text = String::from_utf8_lossy(&bytes);
+    text.lines().rev().find(|l| !l.trim().is_empty()).map(str::to_string)
+}
+
+/// The decision for `mv`, with what the agent's last stderr line of the
+/// move says about its search when that line is a
+/// [`played_line`](engine::agent::played_line) for `mv`; any other line
+/// gives no information.
+fn decision_from_log<M: std::fmt::Display>(mv: M, line: Option<&str>) -> Decision<M> {
+    let Some(played) = line.and_then(parse_played_line) else { return Decision::just(mv) };
+    if !played.mv.eq_ignore_ascii_case(&mv.to_string()) {
+        return Decision::just(mv);
+    }
+    Decision { mv, score: played.score, depth: played.depth, nodes: played.nodes.unwrap_or(0) }
+}
+
 /// Prepares `spec`'s folder `home`: checks that a program named by a path
 /// exists, and runs the calibrate program once (unless `calibration.txt` is
 /// already there from an earlier, resumed run).
@@ -259,6 +299,8 @@ impl ExternalPlayer {
             );
         }
         let limit = clock.own_remaining.is_finite().then_some(clock.own_remaining);
+        let stderr = dir.join(STDERR_FILE);
+        let stderr_start = file_len(&stderr);
         let exit = match run_limited(&self.program, &self.args, &dir, limit, abandon) {
             Ok(exit) => exit,
             Err(e) => {
@@ -293,7 +335,10 @@ impl ExternalPlayer {
             return lost(Forfeit::BadOutput, format!("{OUTPUT_FILE}: not UTF-8 text"));
         };
         match protocol.parse_output(&text) {
-            Ok(mv) => Answer::Move(Played { decision: Decision::just(mv), cpu: exit.cpu }),
+            Ok(mv) => {
+                let decision = decision_from_log(mv, last_line_since(&stderr, stderr_start).as_deref());
+                Answer::Move(Played { decision, cpu: exit.cpu })
+            }
             Err(e) => lost(Forfeit::BadOutput, format!("{OUTPUT_FILE}: {e}")),
         }
     }
@@ -324,5 +369,41 @@ impl ExternalPlayer {
         if clean {
             let _ = fs::remove_dir_all(dir);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_last_line_of_this_move_gives_the_search() {
+        let line = "played d3 (search depth 6 score -40 nodes 5000, 0.2500 s CPU)";
+        let d = decision_from_log("d3", Some(line));
+        assert_eq!((d.mv, d.score, d.depth, d.nodes), ("d3", Some(-40), Some(6), 5000));
+        assert_eq!(decision_from_log("D3", Some(line)).depth, Some(6), "move letters in either case");
+        for other in [None, Some("played e6 (search depth 6 score -40 nodes 5000, 0.2500 s CPU)"), Some("thinking")] {
+            assert_eq!(decision_from_log("d3", other), Decision::just("d3"), "{other:?}");
+        }
+        let d = decision_from_log("d3", Some("played d3 (one-ply, 0.0100 s CPU)"));
+        assert_eq!(d, Decision::just("d3"));
+    }
+
+    #[test]
+    fn only_what_the_move_appended_is_read() {
+        let dir = std::env::temp_dir().join(format!("selfplay-external-tail-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(STDERR_FILE);
+        assert_eq!((file_len(&path), last_line_since(&path, 0)), (0, None));
+        fs::write(&path, "played d3 (one-ply, 0.0100 s CPU)\n").unwrap();
+        let start = file_len(&path);
+        assert_eq!(last_line_since(&path, start), None, "nothing new");
+        fs::write(&path, "played d3 (one-ply, 0.0100 s CPU)\nfirst\nlast\n\n").unwrap();
+        assert_eq!(last_line_since(&path, start).as_deref(), Some("last"));
+        let long = format!("{}\nend", "x".repeat(2 * STDERR_TAIL_BYTES as usize));
+        fs::write(&path, &long).unwrap();
+        assert_eq!(last_line_since(&path, 0).as_deref(), Some("end"));
+        fs::remove_dir_all(&dir).unwrap();
     }
 }

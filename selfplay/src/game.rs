@@ -7,7 +7,7 @@
 use crate::player::{Answer, Failure, Forfeit, Seat};
 use crate::protocol::GameProtocol;
 use crate::record::{GameRecord, PositionRecord};
-use engine::agent::Clock;
+use engine::agent::{Clock, Decision};
 use engine::game::{Color, Game};
 use std::sync::atomic::AtomicBool;
 
@@ -36,6 +36,12 @@ pub struct GameSetup<S> {
 /// A game's result: its record and its sampled positions (empty after a
 /// forfeit, whose result says nothing about the positions).
 pub type Played = (GameRecord, Vec<PositionRecord>);
+
+/// The `nodes` column of a decision: unknown when the player reports no
+/// nodes and no depth (it did not search, or did not say).
+fn searched_nodes<M>(decision: &Decision<M>) -> Option<u64> {
+    (decision.nodes > 0 || decision.depth.is_some()).then_some(decision.nodes)
+}
 
 /// Plays one game. `seats` is `[black, white]`. Returns `None` when
 /// `abandon` was raised before the game finished.
@@ -104,6 +110,8 @@ pub fn play_game<P: GameProtocol>(
                 depth: played.decision.depth,
                 result: 0.0,
                 disc_diff: 0,
+                cpu: Some(played.cpu),
+                nodes: searched_nodes(&played.decision),
             });
         }
         chosen += 1;

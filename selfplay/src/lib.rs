@@ -43,6 +43,13 @@
 //! | `depth` | the mover's completed search depth, empty if it did not search |
 //! | `result` | the game's result from the mover's side: 1, 0.5 or 0 |
 //! | `disc_diff` | the final score (disc difference under the variant's scoring) from the mover's side |
+//! | `cpu` | CPU seconds the mover was charged for this move |
+//! | `nodes` | search nodes of this move; empty if it did not search or (an external program) did not say |
+//!
+//! An external player's `score`, `depth` and `nodes` come from the last line
+//! it wrote to stderr during the move, when that is an
+//! [`engine::agent::played_line`]. Files with the older 8 columns (no `cpu`,
+//! `nodes`) are read with those fields `None`; a run is not resumed into one.
 //!
 //! `run.json`: the command line, the job (what decides the games: variant,
 //! players, schedule, games, seed, openings, tc, sampling, shard), threads,

@@ -98,6 +98,14 @@ pub struct PositionRecord {
     /// Final score (disc difference under the variant's scoring) from the
     /// mover's side.
     pub disc_diff: i32,
+    /// CPU seconds the mover was charged for this move (`None` in files
+    /// written before the column existed).
+    #[serde(default)]
+    pub cpu: Option<f64>,
+    /// Search nodes of this move, if known (`None` when the mover did not
+    /// search or did not say, and in files written before the column existed).
+    #[serde(default)]
+    pub nodes: Option<u64>,
 }
 
 /// Column names of `games.csv`, in order.
@@ -119,7 +127,12 @@ pub const GAMES_HEADER: [&str; 15] = [
     "detail",
 ];
 /// Column names of `positions.csv`, in order.
-pub const POSITIONS_HEADER: [&str; 8] = ["game", "ply", "side", "board", "score", "depth", "result", "disc_diff"];
+pub const POSITIONS_HEADER: [&str; 10] =
+    ["game", "ply", "side", "board", "score", "depth", "result", "disc_diff", "cpu", "nodes"];
+/// Column names of `positions.csv` before `cpu` and `nodes` were added: such
+/// files are still read (those fields `None`), but a run is not resumed
+/// into one.
+pub const OLD_POSITIONS_HEADER: [&str; 8] = ["game", "ply", "side", "board", "score", "depth", "result", "disc_diff"];
 
 /// Cuts a half-written last line (no final newline) off `path`; returns
 /// true when the file exists and holds at least one complete line.
@@ -152,23 +165,45 @@ fn repair_tail(path: &Path) -> Result<bool, String> {
     Ok(keep > 0)
 }
 
-fn check_header(path: &Path, found: &csv::StringRecord, expected: &[&str]) -> Result<(), String> {
-    if found.iter().ne(expected.iter().copied()) {
+/// Checks that the header `found` of `path` is `expected` or one of the
+/// `older` headers still read; the error names the file and both headers.
+fn check_header(path: &Path, found: &csv::StringRecord, expected: &[&str], older: &[&[&str]]) -> Result<(), String> {
+    let is = |header: &[&str]| found.iter().eq(header.iter().copied());
+    if is(expected) || older.iter().any(|h| is(h)) {
+        return Ok(());
+    }
+    let also = older.iter().map(|h| format!(" or the older `{}`", h.join(","))).collect::<String>();
+    Err(format!(
+        "{}:1: expected the header `{}`{also}, found `{}`",
+        path.display(),
+        expected.join(","),
+        found.iter().collect::<Vec<_>>().join(",")
+    ))
+}
+
+/// Checks that the `positions.csv` at `path` has the current header, so
+/// that rows can be appended to it; [`OLD_POSITIONS_HEADER`] is refused
+/// with the columns expected (a resume would mix row widths).
+fn check_appendable_positions(path: &Path) -> Result<(), String> {
+    let mut reader = csv::Reader::from_path(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let header = reader.headers().map_err(|e| format!("{}:1: {e}", path.display()))?;
+    if header.iter().eq(OLD_POSITIONS_HEADER) {
         return Err(format!(
-            "{}:1: expected the header `{}`, found `{}`",
+            "{}:1: cannot resume into this file: it has the columns `{}`, expected `{}` (written by an older \
+             selfplay; use a new --out)",
             path.display(),
-            expected.join(","),
-            found.iter().collect::<Vec<_>>().join(",")
+            header.iter().collect::<Vec<_>>().join(","),
+            POSITIONS_HEADER.join(",")
         ));
     }
-    Ok(())
+    check_header(path, header, &POSITIONS_HEADER, &[])
 }
 
 /// Reads every row of a `games.csv` (after checking its header).
 pub fn read_games(path: &Path) -> Result<Vec<GameRecord>, String> {
     let mut reader = csv::Reader::from_path(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let header = reader.headers().map_err(|e| format!("{}:1: {e}", path.display()))?.clone();
-    check_header(path, &header, &GAMES_HEADER)?;
+    check_header(path, &header, &GAMES_HEADER, &[])?;
     let mut games = Vec::new();
     for (i, row) in reader.deserialize().enumerate() {
         let game: GameRecord = row.map_err(|e| format!("{}:{}: bad game row: {e}", path.display(), i + 2))?;
@@ -198,11 +233,13 @@ pub fn positions_in(dir: &Path) -> Result<Vec<PositionRecord>, String> {
     Ok(rows)
 }
 
-/// Streams the rows of a `positions.csv` (after checking its header) to `each`.
+/// Streams the rows of a `positions.csv` (after checking its header) to
+/// `each`. Files with [`OLD_POSITIONS_HEADER`] are read too, with `cpu` and
+/// `nodes` `None`.
 pub fn read_positions(path: &Path, mut each: impl FnMut(PositionRecord) -> Result<(), String>) -> Result<(), String> {
     let mut reader = csv::Reader::from_path(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let header = reader.headers().map_err(|e| format!("{}:1: {e}", path.display()))?.clone();
-    check_header(path, &header, &POSITIONS_HEADER)?;
+    check_header(path, &header, &POSITIONS_HEADER, &[&OLD_POSITIONS_HEADER])?;
     for (i, row) in reader.deserialize().enumerate() {
         each(row.map_err(|e| format!("{}:{}: bad position row: {e}", path.display(), i + 2))?)?;
     }
@@ -235,8 +272,11 @@ impl Store {
         fs::create_dir_all(dir).map_err(|e| format!("{}: cannot create: {e}", dir.display()))?;
         let games_path = dir.join(GAMES_FILE);
         let positions_path = dir.join(POSITIONS_FILE);
-        let games_exist = repair_tail(&games_path)?;
         let positions_exist = repair_tail(&positions_path)?;
+        if positions_exist {
+            check_appendable_positions(&positions_path)?;
+        }
+        let games_exist = repair_tail(&games_path)?;
         let games = if games_exist { read_games(&games_path)? } else { Vec::new() };
         let mut seen = HashSet::with_capacity(games.len());
         for g in &games {
@@ -343,6 +383,8 @@ mod tests {
             depth: None,
             result: 1.0,
             disc_diff: 2,
+            cpu: Some(0.125),
+            nodes: if ply % 2 == 0 { Some(4321) } else { None },
         }
     }
 
@@ -358,7 +400,7 @@ mod tests {
         }
         // A game in flight: its positions are out, its games row is torn.
         let mut f = OpenOptions::new().append(true).open(dir.join(POSITIONS_FILE)).unwrap();
-        f.write_all(b"2,0,X,X/..../.OX./.XO./....,,,1,2\n2,1,O,X/...").unwrap();
+        f.write_all(b"2,0,X,X/..../.OX./.XO./....,,,1,2,0.5,\n2,1,O,X/...").unwrap();
         let mut f = OpenOptions::new().append(true).open(dir.join(GAMES_FILE)).unwrap();
         f.write_all(b"2,1,1,X/..").unwrap();
         let (mut store, old) = Store::open(&dir).unwrap();
@@ -374,6 +416,78 @@ mod tests {
         })
         .unwrap();
         assert_eq!(rows, vec![position(0, 0), position(0, 1), position(1, 0), position(2, 0)]);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Two rows of a `positions.csv` written before `cpu` and `nodes`
+    /// existed (from the fixture run `data/fixtures/selfplay-othello8`).
+    const OLD_POSITIONS: &str = "game,ply,side,board,score,depth,result,disc_diff
+0,0,X,X/......../......../....O.../..XOO.../..OXOX../...OO.../...XO.../........,-54,2,1.0,50
+0,3,O,O/......../......../.O..O.../..OXXX../..OOXX../...OX.../...XX.../....X...,,,0.0,-50
+";
+
+    #[test]
+    fn old_positions_files_read_with_no_cpu_or_nodes() {
+        let dir = std::env::temp_dir().join(format!("selfplay-old-positions-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        fs::write(dir.join(POSITIONS_FILE), OLD_POSITIONS).unwrap();
+        let rows = positions_in(&dir).unwrap();
+        assert_eq!(rows.len(), 2);
+        assert_eq!((rows[0].score, rows[0].depth, rows[0].disc_diff), (Some(-54), Some(2), 50));
+        assert_eq!((rows[1].score, rows[1].depth, rows[1].result), (None, None, 0.0));
+        assert!(rows.iter().all(|p| p.cpu.is_none() && p.nodes.is_none()), "{rows:?}");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn new_positions_files_keep_cpu_and_nodes() {
+        let dir = std::env::temp_dir().join(format!("selfplay-new-positions-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        let (mut store, _) = Store::open(&dir).unwrap();
+        store.append(&game(0), &[position(0, 0), position(0, 1)]).unwrap();
+        drop(store);
+        let text = fs::read_to_string(dir.join(POSITIONS_FILE)).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], POSITIONS_HEADER.join(","));
+        assert!(lines[1].ends_with(",0.125,4321") && lines[2].ends_with(",0.125,"), "{text}");
+        assert_eq!(positions_in(&dir).unwrap(), vec![position(0, 0), position(0, 1)]);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn resuming_into_an_old_positions_file_is_refused() {
+        let dir = std::env::temp_dir().join(format!("selfplay-old-resume-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        let games = format!(
+            "{}\n0,0,1,X/..../.OX./.XO./....,random,random,1-0,9,7,2,12,0.1,0.2,normal,\n",
+            GAMES_HEADER.join(",")
+        );
+        fs::write(dir.join(GAMES_FILE), &games).unwrap();
+        fs::write(dir.join(POSITIONS_FILE), OLD_POSITIONS).unwrap();
+        let err = Store::open(&dir).err().unwrap();
+        assert!(!err.contains('\n'), "one line: {err}");
+        assert!(err.starts_with(&format!("{}:1: ", dir.join(POSITIONS_FILE).display())), "{err}");
+        assert!(err.contains(&format!("expected `{}`", POSITIONS_HEADER.join(","))), "{err}");
+        // Nothing was touched.
+        assert_eq!(fs::read_to_string(dir.join(POSITIONS_FILE)).unwrap(), OLD_POSITIONS);
+        assert_eq!(fs::read_to_string(dir.join(GAMES_FILE)).unwrap(), games);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_foreign_positions_header_is_refused_naming_both_headers() {
+        let dir = std::env::temp_dir().join(format!("selfplay-positions-header-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        fs::write(dir.join(POSITIONS_FILE), "game,ply,side\n0,0,X\n").unwrap();
+        let err = positions_in(&dir).unwrap_err();
+        assert!(err.contains("positions.csv:1: expected the header `game,ply,"), "{err}");
+        assert!(err.contains("disc_diff,cpu,nodes` or the older `game,"), "{err}");
+        let err = Store::open(&dir).err().unwrap();
+        assert!(err.contains("positions.csv:1: expected the header `game,ply,"), "{err}");
+        assert!(err.contains("disc_diff,cpu,nodes`, found `game,ply,side`"), "{err}");
         fs::remove_dir_all(&dir).unwrap();
     }
 

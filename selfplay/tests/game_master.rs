@@ -131,6 +131,55 @@ fn an_agent_plays_a_whole_game_through_files_and_never_sees_its_passes() {
     fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A script that plays `moves` in order and logs its search on stderr the
+/// way the competition programs do, move `n` by `n % 4`: a full line; nothing;
+/// a line without a score; a good line followed by another line.
+fn logging_script(moves: &[String]) -> String {
+    format!(
+        r#"moves=({})
+n=0
+[ -f playdata.txt ] && n=$(cat playdata.txt)
+mv=${{moves[$n]}}
+printf '%s\n' "$mv" > output.txt
+case $((n % 4)) in
+0) echo "played $mv (search depth 3 score -$n nodes $((100 + n)), 0.0100 s CPU)" >&2 ;;
+2) echo "played $mv (search depth 5 score - nodes 9, 0.0100 s CPU)" >&2 ;;
+3) echo "played $mv (search depth 7 score 1 nodes 2, 0.0100 s CPU)" >&2; echo "bye" >&2 ;;
+esac
+echo $((n + 1)) > playdata.txt"#,
+        moves.join(" ")
+    )
+}
+
+#[test]
+fn an_agents_played_lines_fill_score_depth_and_nodes() {
+    let dir = temp_dir("logged");
+    let (moves, _) = game_with_a_pass();
+    let protocol = ReversiProtocol::<Size4>::new(Variant::Tiny4);
+    let agent = script(&dir, "logging.sh", &logging_script(&moves), "");
+    let minimax: PlayerSpec = "minimax".parse().unwrap();
+    let (game, positions) = play(&protocol, &dir, [&agent, &minimax], protocol.start(), [PLENTY, PLENTY], 0);
+    assert_eq!(game.ending, "normal", "{game:?}");
+    let x_rows: Vec<_> = positions.iter().filter(|p| p.side == "X").collect();
+    assert_eq!(x_rows.len(), moves.len());
+    for (n, p) in x_rows.iter().enumerate() {
+        let expected = match n % 4 {
+            0 => (Some(-(n as i32)), Some(3), Some(100 + n as u64)),
+            2 => (None, Some(5), Some(9)),
+            _ => (None, None, None),
+        };
+        assert_eq!((p.score, p.depth, p.nodes), expected, "move {n}: {p:?}");
+    }
+    // Each row carries the CPU time charged for its move.
+    let charged: f64 = x_rows.iter().map(|p| p.cpu.expect("cpu recorded")).sum();
+    assert!((charged - game.black_cpu).abs() < 1e-9, "{charged} vs {}", game.black_cpu);
+    // The reference agent searches in process: its nodes are known.
+    for p in positions.iter().filter(|p| p.side == "O") {
+        assert!(p.depth.is_some() && p.nodes.is_some_and(|n| n > 0) && p.cpu.is_some(), "{p:?}");
+    }
+    fs::remove_dir_all(&dir).unwrap();
+}
+
 /// The first legal move of X in the tiny4 start position.
 fn first_move() -> String {
     let start: Position<Size4> = Variant::Tiny4.start();

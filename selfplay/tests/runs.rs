@@ -58,14 +58,19 @@ fn games(dir: &Path) -> Vec<GameRecord> {
     games
 }
 
-/// The positions of a folder in game and ply order (results of level Duo
-/// games blanked, as in [`games`]).
+/// The positions of a folder in game and ply order, without what CPU time
+/// decides: the `cpu` column (checked present) and the results of level Duo
+/// games, as in [`games`].
 fn positions(dir: &Path) -> Vec<record::PositionRecord> {
     let by_time: std::collections::HashSet<u64> =
         games(dir).iter().filter(|g| g.result == BY_TIME).map(|g| g.game).collect();
     let mut rows = record::positions_in(dir).unwrap();
-    for p in rows.iter_mut().filter(|p| by_time.contains(&p.game)) {
-        p.result = -1.0;
+    for p in &mut rows {
+        assert!(p.cpu.is_some_and(|c| c >= 0.0), "{p:?}");
+        p.cpu = None;
+        if by_time.contains(&p.game) {
+            p.result = -1.0;
+        }
     }
     rows
 }

@@ -206,6 +206,35 @@ mod tests {
     use super::*;
 
     #[test]
+    fn positions_files_load_with_or_without_the_cpu_and_nodes_columns() {
+        use crate::reversi::ReversiModel;
+        use engine::reversi::{Size8, Variant};
+        let model = ReversiModel::<Size8>::new(WeightSet::compiled(Variant::Othello8));
+        let board = "X/......../......../....O.../..XOO.../..OXOX../...OO.../...XO.../........";
+        let dir = std::env::temp_dir().join(format!("tuner-columns-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let old = dir.join("old.csv");
+        let new = dir.join("new.csv");
+        std::fs::write(&old, format!("game,ply,side,board,score,depth,result,disc_diff\n0,0,X,{board},-54,2,1.0,50\n"))
+            .unwrap();
+        std::fs::write(
+            &new,
+            format!(
+                "game,ply,side,board,score,depth,result,disc_diff,cpu,nodes\n0,0,X,{board},-54,2,1.0,50,0.01,1234\n\
+                 1,0,X,{board},,,0.0,-50,0.0,\n"
+            ),
+        )
+        .unwrap();
+        let old_data = load(std::slice::from_ref(&old), &model, Target::Result).unwrap();
+        let new_data = load(std::slice::from_ref(&new), &model, Target::Result).unwrap();
+        assert_eq!((old_data.len(), new_data.len()), (1, 2));
+        assert_eq!((old_data.target(0), new_data.target(0), new_data.target(1)), (1.0, 1.0, 0.0));
+        assert_eq!(old_data.features(0).collect::<Vec<_>>(), new_data.features(0).collect::<Vec<_>>());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
     fn targets_parse() {
         assert_eq!("result".parse(), Ok(Target::Result));
         assert_eq!("blend=0.25".parse(), Ok(Target::Blend(0.25)));
