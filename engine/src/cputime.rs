@@ -119,16 +119,6 @@ impl CpuTimer {
     pub fn elapsed(&self) -> Duration {
         self.clock.now().saturating_sub(self.start)
     }
-
-    /// The clock reading at which the timer started.
-    pub fn started_at(&self) -> Duration {
-        self.start
-    }
-
-    /// The clock this timer reads.
-    pub fn clock(&self) -> &CpuClock {
-        &self.clock
-    }
 }
 
 #[cfg(test)]
