@@ -6,10 +6,13 @@
 //!
 //! - `engine[:KEY=VALUE,...]` with keys `depth`, `nodes`, `movetime`
 //!   (CPU seconds per move), `tc` (CPU seconds per game), `tt` (MiB),
-//!   `weights` (a file the tuner wrote), `nps` (calibrated nodes per second)
-//!   and any search parameter of `engine::search::SearchParams::REGISTRY`
+//!   `weights` (a file the tuner wrote), `nps` (calibrated nodes per second),
+//!   `eval` (`pattern` or `classic`) and any search parameter of `engine::search::SearchParams::REGISTRY`
 //!   (`time.hard_factor=2.5`); in-process engines plan on their thread's
 //!   CPU time, which is what they are charged;
+//! - `classic[:KEY=VALUE,...]`: the same engine searching with the classic
+//!   hand-written heuristic (`engine:eval=classic`; Reversi only), an
+//!   opponent unlike the learnt evaluation;
 //! - `random[:tc=SECONDS]` and `minimax[:tc=SECONDS]`;
 //! - `cmd:PROGRAM [ARGS...][;tc=SECONDS][;calibrate=PROGRAM [ARGS...]]`: an
 //!   external program speaking the variant's file protocol.
@@ -18,6 +21,7 @@ use crate::external::{ExternalPlayer, ExternalSpec};
 use crate::protocol::GameProtocol;
 use engine::agent::{Agent, Clock, Decision};
 use engine::cputime::{CpuClock, thread_cpu_time};
+use engine::eval::Evaluation;
 use engine::game::Game;
 use engine::search::{EngineConfig, SearchParams};
 use std::fmt;
@@ -85,8 +89,11 @@ impl FromStr for PlayerSpec {
         let (kind, body) = text.split_once(':').unwrap_or((text, ""));
         let mut tc = None;
         let kind = match kind {
-            "engine" => {
+            "engine" | "classic" => {
                 let mut config = EngineConfig::default();
+                if kind == "classic" {
+                    config.evaluation = Evaluation::Classic;
+                }
                 for pair in body.split(',').filter(|p| !p.is_empty()) {
                     let (key, value) =
                         pair.split_once('=').ok_or_else(|| format!("`{pair}`: expected KEY=VALUE in `{text}`"))?;
@@ -98,6 +105,7 @@ impl FromStr for PlayerSpec {
                         "tt" => config.tt_mb = parse_number(key, value)?,
                         "weights" => config.weights = Some(PathBuf::from(value)),
                         "nps" => config.nps_hint = Some(parse_number(key, value)?),
+                        "eval" => config.evaluation = value.parse().map_err(|e| format!("{e} in `{text}`"))?,
                         _ if SearchParams::knows(key) => {
                             config
                                 .params
@@ -106,7 +114,7 @@ impl FromStr for PlayerSpec {
                         }
                         _ => {
                             return Err(format!(
-                                "unknown engine option `{key}` in `{text}`: expected depth, nodes, movetime, tc, tt, weights, nps or a search parameter (README: search parameters)"
+                                "unknown engine option `{key}` in `{text}`: expected depth, nodes, movetime, tc, tt, weights, nps, eval or a search parameter (README: search parameters)"
                             ));
                         }
                     }
@@ -146,7 +154,7 @@ impl FromStr for PlayerSpec {
             }
             other => {
                 return Err(format!(
-                    "unknown player kind `{other}` in `{text}`: expected engine[:...], random, minimax or cmd:PROGRAM"
+                    "unknown player kind `{other}` in `{text}`: expected engine[:...], classic[:...], random, minimax or cmd:PROGRAM"
                 ));
             }
         };
@@ -300,6 +308,11 @@ mod tests {
         let PlayerKind::External(s) = &x.kind else { panic!() };
         assert_eq!((s.program.as_str(), s.args.clone(), x.tc), ("./agent", vec!["--fast".to_string()], Some(10.0)));
         assert_eq!(s.calibrate, Some(vec!["./cal".to_string(), "3".to_string()]));
+        let c: PlayerSpec = "classic:depth=5".parse().unwrap();
+        let PlayerKind::Engine(config) = &c.kind else { panic!() };
+        assert_eq!((config.evaluation, config.depth), (Evaluation::Classic, Some(5)));
+        let PlayerKind::Engine(config) = "engine:eval=classic".parse::<PlayerSpec>().unwrap().kind else { panic!() };
+        assert_eq!(config.evaluation, Evaluation::Classic);
         let p: PlayerSpec = "engine:time.hard_factor=2.5,depth=3".parse().unwrap();
         let PlayerKind::Engine(c) = &p.kind else { panic!() };
         assert_eq!((c.params.hard_factor, c.depth), (2.5, Some(3)));
@@ -312,6 +325,7 @@ mod tests {
             "alien",
             "random:tc=-1",
             "engine:depth",
+            "engine:eval=neural",
         ] {
             assert!(bad.parse::<PlayerSpec>().is_err(), "{bad} accepted");
         }

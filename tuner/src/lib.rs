@@ -2,12 +2,14 @@
 //!
 //! [`dataset`] holds the positions' evaluation features in compact form,
 //! [`loss`] the reproducible Texel loss and the fit of its scale K,
-//! [`local_search`] the optimiser, [`run`] a tuning run on disk;
+//! [`gradient`] (full-batch Adam with an L2 penalty, for large tables) and
+//! [`local_search`] the optimisers, [`run`] a tuning run on disk;
 //! [`reversi`] and [`pente`] are the evaluations as tuning models. The
 //! evaluations stay linear in their weights, so a position's score is
 //! `Σ weight[i] * multiplicity[i]` over its features.
 
 pub mod dataset;
+pub mod gradient;
 pub mod local_search;
 pub mod loss;
 pub mod pente;

@@ -1,18 +1,19 @@
 //! `tuner`: fits the evaluation weights of a Reversi variant or of Pente to
-//! self-play positions and writes them back as the engine's generated weight
-//! file.
+//! self-play positions and writes them back as the engine's compiled-in
+//! binary weights file.
 
 use clap::{Parser, Subcommand};
-use engine::eval::{WeightKey, WeightSet};
+use engine::eval::{WeightKey, WeightSet, weights};
 use engine::with_geometry;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use tuner::local_search::LocalSearch;
+use tuner::gradient::{self, GradientOptions};
+use tuner::local_search::{LocalSearch, PassLog};
 use tuner::pente::PenteModel;
 use tuner::reversi::ReversiModel;
 use tuner::run::{self, Model, Target, weight_set};
 
-/// Tunes evaluation weights on self-play positions (Texel local search).
+/// Tunes evaluation weights on self-play positions (Texel loss: Adam or local search).
 #[derive(Parser)]
 #[command(version, about)]
 struct Cli {
@@ -93,19 +94,49 @@ struct TuneArgs {
     /// Stop after this many passes in any case.
     #[arg(long, default_value_t = 100)]
     max_passes: usize,
-    /// Continue the run saved in --out.
+    /// Continue the run saved in --out (local search only).
     #[arg(long)]
     resume: bool,
-    /// Where to write the generated Rust weight file (default: the engine's
-    /// file for the variant or pente, engine/src/eval/weights/VARIANT.rs).
+    /// Optimiser: `adam` (full-batch gradient with an L2 penalty: fits
+    /// large pattern tables) or `local` (Texel local search, checkpointed).
+    #[arg(long, default_value = "adam")]
+    optimizer: Optimizer,
+    /// Adam: step size in score units (1/100 disc).
+    #[arg(long, default_value_t = GradientOptions::default().learning_rate)]
+    learning_rate: f64,
+    /// Adam: weight of the L2 penalty on the weights (in logit units).
+    #[arg(long, default_value_t = GradientOptions::default().l2)]
+    l2: f64,
+    /// Adam: epochs at most (it also stops after --patience-epochs without
+    /// a better validation loss).
+    #[arg(long, default_value_t = GradientOptions::default().epochs)]
+    epochs: usize,
+    /// Adam: epochs without a better validation loss before it stops.
+    #[arg(long, default_value_t = GradientOptions::default().patience)]
+    patience_epochs: usize,
+    /// Where to write the compiled-in binary weights file (default: the
+    /// engine's file for the variant or pente, engine/weights/VARIANT.bin).
     #[arg(long, value_name = "PATH")]
-    write_source: Option<PathBuf>,
-    /// Do not write the generated Rust weight file.
-    #[arg(long, conflicts_with = "write_source")]
-    no_source: bool,
+    compiled: Option<PathBuf>,
+    /// Do not write the compiled-in weights file.
+    #[arg(long, conflicts_with = "compiled")]
+    no_compiled: bool,
+    /// A line for the compiled-in file's header (repeat), e.g. the commands
+    /// that made the data.
+    #[arg(long, value_name = "TEXT")]
+    note: Vec<String>,
     /// Worker threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
+}
+
+/// How `tune` fits the weights.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Optimizer {
+    /// Full-batch Adam with an L2 penalty.
+    Adam,
+    /// Texel local search.
+    Local,
 }
 
 fn main() -> ExitCode {
@@ -162,28 +193,60 @@ fn tune_with(args: &TuneArgs, model: &dyn Model) -> Result<(), String> {
         return Err("need positions in both the training and the validation set: give more games".into());
     }
     std::fs::create_dir_all(&args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
-    let checkpoint = args.out.join("checkpoint.json");
     let bounds = model.bounds();
     weight_set(args.variant, &model.weights()).save(&args.out.join("start.txt"))?;
-    let mut search = if args.resume && checkpoint.exists() {
-        let state = run::load_checkpoint(&checkpoint)?;
-        if state.weights.len() != bounds.len() {
-            return Err(format!("{}: checkpoint is for another weight layout", checkpoint.display()));
-        }
-        eprintln!("resuming after pass {}", state.log.len() - 1);
-        LocalSearch::resume(&train, &validation, &bounds, state)
-    } else {
-        LocalSearch::start(&train, &validation, &bounds, model.weights(), args.k)
-    };
-    eprintln!("K = {:.6}", search.state.k);
     let log_path = args.out.join("tune_log.csv");
-    run::run_passes(&mut search, args.patience, args.max_passes, &checkpoint, &log_path)?;
+    let (k, best_weights, log) = match args.optimizer {
+        Optimizer::Local => {
+            let checkpoint = args.out.join("checkpoint.json");
+            let mut search = if args.resume && checkpoint.exists() {
+                let state = run::load_checkpoint(&checkpoint)?;
+                if state.weights.len() != bounds.len() {
+                    return Err(format!("{}: checkpoint is for another weight layout", checkpoint.display()));
+                }
+                eprintln!("resuming after pass {}", state.log.len() - 1);
+                LocalSearch::resume(&train, &validation, &bounds, state)
+            } else {
+                LocalSearch::start(&train, &validation, &bounds, model.weights(), args.k)
+            };
+            eprintln!("K = {:.6}", search.state.k);
+            run::run_passes(&mut search, args.patience, args.max_passes, &checkpoint, &log_path)?;
+            (search.state.k, search.state.best_weights, search.state.log)
+        }
+        Optimizer::Adam => {
+            if args.resume {
+                return Err("--resume continues a local search: rerun the Adam fit instead (it takes minutes)".into());
+            }
+            let start = model.weights();
+            let k = args.k.unwrap_or_else(|| tuner::loss::fit_k(&train, &train.evaluate_all(&start)));
+            eprintln!("K = {k:.6}");
+            let options = GradientOptions {
+                learning_rate: args.learning_rate,
+                l2: args.l2,
+                epochs: args.epochs,
+                patience: args.patience_epochs,
+            };
+            let mut rows: Vec<PassLog> = Vec::new();
+            let fit = gradient::fit(&train, &validation, &bounds, &start, k, &options, |row| {
+                eprintln!(
+                    "epoch {}: train {:.6}, validation {:.6}, {} weights changed, {:.1} s",
+                    row.pass, row.train_loss, row.validation_loss, row.changed, row.seconds
+                );
+                rows.push(row.clone());
+                // The log on disk follows the fit (a kill loses nothing shown).
+                if let Err(e) = run::write_atomically(&log_path, run::log_csv(&rows)) {
+                    eprintln!("{e}");
+                }
+            });
+            (k, fit.weights, fit.log)
+        }
+    };
+    run::write_atomically(&log_path, run::log_csv(&log))?;
 
-    let state = &search.state;
-    let best = weight_set(args.variant, &state.best_weights);
+    let best = weight_set(args.variant, &best_weights);
     best.save(&args.out.join("weights.txt"))?;
-    let first = &state.log[0];
-    let best_row = state.log.iter().min_by(|a, b| a.validation_loss.total_cmp(&b.validation_loss)).expect("pass 0");
+    let first = &log[0];
+    let best_row = log.iter().min_by(|a, b| a.validation_loss.total_cmp(&b.validation_loss)).expect("pass 0");
     eprintln!(
         "best validation loss {:.6} (pass {}), from {:.6}; weights in {}",
         best_row.validation_loss,
@@ -191,44 +254,30 @@ fn tune_with(args: &TuneArgs, model: &dyn Model) -> Result<(), String> {
         first.validation_loss,
         args.out.join("weights.txt").display()
     );
-    if !args.no_source {
-        let path = args
-            .write_source
-            .clone()
-            .unwrap_or_else(|| Path::new("engine/src/eval/weights").join(format!("{}.rs", args.variant)));
+    if !args.no_compiled {
+        let path = args.compiled.clone().unwrap_or_else(|| {
+            Path::new("engine").join(weights::COMPILED_DIR).join(weights::compiled_file_name(args.variant))
+        });
         let command = std::env::args().collect::<Vec<_>>().join(" ");
-        let notes = [
-            format!("// dataset: {}", files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>().join(", ")),
+        let mut notes = vec![
+            format!("@generated by {command}"),
+            format!("dataset: {}", files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>().join(", ")),
             format!(
-                "// positions: {} training, {} validation; K = {:.6}; target {:?}",
+                "positions: {} training, {} validation; K = {k:.6}; target {:?}",
                 train.len(),
                 validation.len(),
-                state.k,
                 args.target
             ),
             format!(
-                "// loss: training {:.6} -> {:.6}, validation {:.6} -> {:.6} (pass {})",
+                "loss: training {:.6} -> {:.6}, validation {:.6} -> {:.6} (pass {})",
                 first.train_loss, best_row.train_loss, first.validation_loss, best_row.validation_loss, best_row.pass
             ),
         ];
-        let source = with_notes(&best.to_rust_source(&command), &notes);
-        run::write_atomically(&path, &source)?;
+        notes.extend(args.note.iter().cloned());
+        run::write_atomically(&path, best.to_binary(&notes))?;
         eprintln!("wrote {} (rebuild the engine to compile the new weights in)", path.display());
     }
     Ok(())
-}
-
-/// Inserts comment lines after the `@generated` header line.
-fn with_notes(source: &str, notes: &[String]) -> String {
-    let (first, rest) = source.split_once('\n').unwrap_or((source, ""));
-    let mut out = String::from(first);
-    out.push('\n');
-    for note in notes {
-        out.push_str(note);
-        out.push('\n');
-    }
-    out.push_str(rest);
-    out
 }
 
 /// Clock of a fixed-depth verification game: never reached.

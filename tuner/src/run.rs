@@ -137,19 +137,17 @@ pub fn is_validation(game: u64, every: u64) -> bool {
 }
 
 /// Writes `value` to `path` atomically (temporary file, then rename).
-pub fn write_atomically(path: &Path, contents: &str) -> Result<(), String> {
+pub fn write_atomically(path: &Path, contents: impl AsRef<[u8]>) -> Result<(), String> {
     let tmp = path.with_extension("tmp");
     let mut file = std::fs::File::create(&tmp).map_err(|e| format!("{}: {e}", tmp.display()))?;
-    file.write_all(contents.as_bytes())
-        .and_then(|()| file.sync_all())
-        .map_err(|e| format!("{}: {e}", tmp.display()))?;
+    file.write_all(contents.as_ref()).and_then(|()| file.sync_all()).map_err(|e| format!("{}: {e}", tmp.display()))?;
     std::fs::rename(&tmp, path).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// Saves the checkpoint.
 pub fn save_checkpoint(path: &Path, state: &TuneState) -> Result<(), String> {
     let json = serde_json::to_string_pretty(state).map_err(|e| e.to_string())?;
-    write_atomically(path, &json)
+    write_atomically(path, json)
 }
 
 /// Loads a checkpoint written by [`save_checkpoint`].
@@ -196,7 +194,7 @@ pub fn run_passes(
             row.pass, row.train_loss, row.validation_loss, row.changed, row.seconds
         );
         save_checkpoint(checkpoint, &search.state)?;
-        write_atomically(log_path, &log_csv(&search.state.log))?;
+        write_atomically(log_path, log_csv(&search.state.log))?;
     }
     Ok(())
 }

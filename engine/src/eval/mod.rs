@@ -10,18 +10,52 @@
 //! evaluation keeps its weights in the same [`Layout`] and files, keyed by
 //! [`WeightKey`].
 
+pub mod classic;
 pub mod hand;
 pub mod layout;
 pub mod pattern;
 pub mod registry;
 pub mod weights;
 
+pub use classic::ClassicEval;
 pub use layout::Layout;
 pub use pattern::{Feature, Features, PatternEval};
 pub use registry::{Registry, TableSpec, WeightKey};
 pub use weights::WeightSet;
 
 use crate::game::Game;
+
+/// Which static evaluation an engine plays with.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Evaluation {
+    /// The learnt pattern evaluation ([`PatternEval`]).
+    #[default]
+    Pattern,
+    /// The hand-written heuristic of a classic homework agent
+    /// ([`ClassicEval`]; Reversi only).
+    Classic,
+}
+
+impl Evaluation {
+    /// The name on command lines and in player specs.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Evaluation::Pattern => "pattern",
+            Evaluation::Classic => "classic",
+        }
+    }
+}
+
+impl std::str::FromStr for Evaluation {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        [Evaluation::Pattern, Evaluation::Classic]
+            .into_iter()
+            .find(|e| e.name() == s)
+            .ok_or_else(|| format!("unknown evaluation `{s}`: expected pattern or classic"))
+    }
+}
 
 /// Score units per disc of final margin.
 pub const SCORE_PER_DISC: i32 = 100;

@@ -9,10 +9,14 @@
 //! One traversal ([`Features::visit`]) serves both, so they cannot disagree.
 
 use super::Evaluator;
-use super::registry::{MAX_PATTERN_CELLS, MOBILITY, PARITY, POSITIONAL, POTENTIAL_MOBILITY, Registry};
+use super::classic::ClassicCounts;
+use super::registry::{
+    C_SQUARES, CORNERS, DISCS, FRONTIER, MAX_PATTERN_CELLS, MOBILITY, PARITY, POSITIONAL, POTENTIAL_MOBILITY, Registry,
+    STABLE, X_SQUARES,
+};
 use super::weights::{WeightSet, compiled};
 use crate::bitboard::BitSet;
-use crate::reversi::{Geometry, Position, Variant, neighbours};
+use crate::reversi::{CornerRegion, Geometry, Position, Variant, corner_regions, neighbours};
 use std::borrow::Cow;
 use std::path::Path;
 
@@ -73,6 +77,8 @@ pub struct Features<G: Geometry> {
     phase_of: Vec<u8>,
     /// Cells of each positional class.
     classes: Vec<G::Bits>,
+    /// The corner regions the classic counts read.
+    corners: [CornerRegion<G::Bits>; 4],
     /// Pattern instances, sorted by length.
     instances: Vec<Instance>,
     /// `by_len[k]`: the range of `instances` of length `k`.
@@ -107,7 +113,7 @@ impl<G: Geometry> Features<G> {
             let start = instances.partition_point(|i| (i.len as usize) < k);
             *range = (start, instances.partition_point(|i| (i.len as usize) <= k));
         }
-        Features { registry, phase_of, classes, instances, by_len }
+        Features { registry, phase_of, classes, corners: corner_regions::<G>(), instances, by_len }
     }
 
     /// The registry this extractor follows.
@@ -142,6 +148,17 @@ impl<G: Geometry> Features<G> {
         sink.add(base + tables[POTENTIAL_MOBILITY].offset, potential);
         let parity = if empty.count() % 2 == 1 { 1 } else { -1 };
         sink.add(base + tables[PARITY].offset, parity);
+        let counts = ClassicCounts::of::<G>(&self.corners, me, you);
+        for (table, count) in [
+            (CORNERS, counts.corners),
+            (X_SQUARES, counts.x_squares),
+            (C_SQUARES, counts.c_squares),
+            (STABLE, counts.stable),
+            (FRONTIER, counts.frontier),
+            (DISCS, counts.discs),
+        ] {
+            sink.add(base + tables[table].offset, count);
+        }
 
         let mut mine = [0u64; MAX_WORDS];
         let mut theirs = [0u64; MAX_WORDS];

@@ -15,6 +15,10 @@
 //!   cells next to a mover disc.
 //! - `parity`: +1 when the number of empty cells is odd (the mover would get
 //!   the last move), -1 when it is even.
+//! - the classic counts ([`ClassicCounts`](super::classic::ClassicCounts)),
+//!   each the mover's minus the opponent's: `corners`; `x_squares` and
+//!   `c_squares` next to an empty corner; `stable` discs; `frontier` discs;
+//!   `discs`.
 //! - one table per pattern shape, `3^cells` entries: the cells of an instance,
 //!   in the shape's order, read as base-3 digits (first cell most
 //!   significant; 0 empty, 1 mover, 2 opponent). Every symmetric instance of a
@@ -163,6 +167,18 @@ pub const MOBILITY: usize = 1;
 pub const POTENTIAL_MOBILITY: usize = 2;
 /// Index of the `parity` table.
 pub const PARITY: usize = 3;
+/// Index of the `corners` table.
+pub const CORNERS: usize = 4;
+/// Index of the `x_squares` table.
+pub const X_SQUARES: usize = 5;
+/// Index of the `c_squares` table.
+pub const C_SQUARES: usize = 6;
+/// Index of the `stable` table.
+pub const STABLE: usize = 7;
+/// Index of the `frontier` table.
+pub const FRONTIER: usize = 8;
+/// Index of the `discs` table.
+pub const DISCS: usize = 9;
 
 /// The eight symmetries of the square, applied to (row, col) on an `n` board.
 const fn transform(n: usize, sym: usize, (r, c): (usize, usize)) -> (usize, usize) {
@@ -208,7 +224,7 @@ const fn phase_count(variant: Variant) -> usize {
 
 impl Registry {
     /// Index in [`Registry::tables`] of the first pattern table.
-    pub const FIRST_PATTERN_TABLE: usize = 4;
+    pub const FIRST_PATTERN_TABLE: usize = 10;
 
     /// The registry of `variant` (built once, then shared).
     pub fn of(variant: Variant) -> &'static Registry {
@@ -226,6 +242,12 @@ impl Registry {
         add("mobility", 1, SCALAR_BOUNDS);
         add("potential_mobility", 1, SCALAR_BOUNDS);
         add("parity", 1, PARITY_BOUNDS);
+        add("corners", 1, POSITIONAL_BOUNDS);
+        add("x_squares", 1, POSITIONAL_BOUNDS);
+        add("c_squares", 1, POSITIONAL_BOUNDS);
+        add("stable", 1, POSITIONAL_BOUNDS);
+        add("frontier", 1, SCALAR_BOUNDS);
+        add("discs", 1, SCALAR_BOUNDS);
         let mut patterns = Vec::new();
         for (name, cells) in shapes(n) {
             debug_assert!(cells.len() <= MAX_PATTERN_CELLS);
@@ -257,7 +279,7 @@ impl Registry {
             let (r, c) = (r.min(n - 1 - r), c.min(n - 1 - c));
             classes[class_index(h, r.min(c), r.max(c))].push(cell);
         }
-        let start_discs = variant.start_cells().0.len() * 2;
+        let start_discs = variant.start_discs() as usize;
         Registry { variant, n, start_discs, layout, patterns, classes }
     }
 

@@ -19,6 +19,9 @@ impl Engine<Position, PatternEval> {
     /// An engine with `config`: the compiled-in weights, or the tuner's
     /// weights file `config.weights`; fails when that file cannot be used.
     pub fn new(config: EngineConfig) -> Result<Self, String> {
+        if config.evaluation != crate::eval::Evaluation::Pattern {
+            return Err(format!("the {} evaluation plays Reversi only", config.evaluation.name()));
+        }
         let eval = match &config.weights {
             Some(path) => PatternEval::from_file(path)?,
             None => PatternEval::default(),

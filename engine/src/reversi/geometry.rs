@@ -278,6 +278,34 @@ pub fn neighbours<G: Geometry>(discs: G::Bits, empty: G::Bits) -> G::Bits {
     (row | row.shl(G::N as u32) | row.shr(G::N as u32)) & empty
 }
 
+/// The cells around one corner of the board that Reversi players judge
+/// together: the corner, its X-square (the diagonal neighbour) and its two
+/// C-squares (the neighbours on the edges).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CornerRegion<B> {
+    /// The corner cell.
+    pub corner: B,
+    /// The diagonal neighbour of the corner.
+    pub x_square: B,
+    /// The two edge neighbours of the corner.
+    pub c_squares: B,
+}
+
+/// The four corner regions of `G`'s board.
+pub fn corner_regions<G: Geometry>() -> [CornerRegion<G::Bits>; 4] {
+    let n = G::N;
+    let cell = |r: usize, c: usize| G::Bits::bit(r * n + c);
+    let last = n - 1;
+    // (corner row, corner column, the row and column one step inwards)
+    [(0, 0, 1, 1), (0, last, 1, last - 1), (last, 0, last - 1, 1), (last, last, last - 1, last - 1)].map(
+        |(r, c, inner_r, inner_c)| CornerRegion {
+            corner: cell(r, c),
+            x_square: cell(inner_r, inner_c),
+            c_squares: cell(r, inner_c) | cell(inner_r, c),
+        },
+    )
+}
+
 /// The cells of column `a`.
 #[inline(always)]
 pub fn first_column<G: Geometry>() -> G::Bits {

@@ -7,6 +7,7 @@
 mod geometry;
 mod perft;
 mod position;
+mod stability;
 mod text;
 mod variant;
 pub mod zobrist;
@@ -15,10 +16,11 @@ pub mod zobrist;
 mod tests;
 
 pub use geometry::{
-    COLUMN_LETTERS, Geometry, Size4, Size6, Size8, Size10, Size12, first_column, flips, last_column, legal_moves,
-    neighbours,
+    COLUMN_LETTERS, CornerRegion, Geometry, Size4, Size6, Size8, Size10, Size12, corner_regions, first_column, flips,
+    last_column, legal_moves, neighbours,
 };
 pub use perft::{MAX_DEPTH as MAX_PERFT_DEPTH, PerftCounts, perft};
 pub use position::{MAX_MOVES, Move, Position, Scoring};
+pub use stability::stable_discs;
 pub use text::{ParseError, disc_char, parse_rows, parse_side};
 pub use variant::Variant;

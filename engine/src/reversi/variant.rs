@@ -86,6 +86,12 @@ impl Variant {
         }
     }
 
+    /// Number of discs on the board at the start.
+    pub fn start_discs(self) -> u32 {
+        let (black, white) = self.start_cells();
+        (black.len() + white.len()) as u32
+    }
+
     /// The start position, on geometry `G` (which must have this variant's size).
     pub fn start<G: Geometry>(self) -> Position<G> {
         assert_eq!(G::N, self.size(), "geometry does not match variant {}", self.name());

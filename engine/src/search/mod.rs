@@ -27,7 +27,7 @@ pub use time::{MovesAhead, TimePlan};
 
 use crate::agent::{Agent, Clock, Decision};
 use crate::cputime::CpuClock;
-use crate::eval::{Evaluator, PatternEval};
+use crate::eval::{ClassicEval, Evaluation, Evaluator, PatternEval};
 use crate::reversi::{Geometry, Position, Variant};
 use std::path::PathBuf;
 
@@ -50,6 +50,8 @@ pub struct EngineConfig {
     pub move_time: Option<f64>,
     /// Transposition table size in MiB (0: the engine's default).
     pub tt_mb: usize,
+    /// The static evaluation.
+    pub evaluation: Evaluation,
     /// Evaluation weights file written by the tuner (default: compiled in).
     pub weights: Option<PathBuf>,
     /// Nodes per second this machine searches, as measured by a calibration
@@ -166,14 +168,21 @@ pub type ReversiEngine<G> = Engine<Position<G>, ReversiEvaluator<G>>;
 
 impl<G: Geometry> Engine<Position<G>, ReversiEvaluator<G>> {
     /// An engine for `variant` (whose board must be `G`) with `config`: the
-    /// pattern evaluation with the compiled-in weights, or with the tuner's
-    /// weights file `config.weights`; fails when that file cannot be used.
+    /// pattern evaluation with the compiled-in weights or with the tuner's
+    /// weights file `config.weights`, or the classic heuristic; fails when
+    /// the weights file cannot be used.
     pub fn new(variant: Variant, config: EngineConfig) -> Result<Self, String> {
         assert_eq!(variant.size(), G::N, "variant {variant} is not played on this geometry");
-        let eval: Box<ReversiEvaluator<G>> = match &config.weights {
-            Some(path) => Box::new(PatternEval::<G>::from_file(variant, path)?),
-            None => Box::new(PatternEval::<G>::compiled(variant)),
+        let eval: Box<ReversiEvaluator<G>> = match (config.evaluation, &config.weights) {
+            (Evaluation::Pattern, Some(path)) => Box::new(PatternEval::<G>::from_file(variant, path)?),
+            (Evaluation::Pattern, None) => Box::new(PatternEval::<G>::compiled(variant)),
+            (Evaluation::Classic, None) => Box::new(ClassicEval::<G>::new(variant.start_discs())),
+            (Evaluation::Classic, Some(_)) => return Err("the classic evaluation takes no weights file".into()),
         };
-        Ok(Engine::with_evaluator(format!("engine-{variant}"), eval, config))
+        let name = match config.evaluation {
+            Evaluation::Pattern => format!("engine-{variant}"),
+            Evaluation::Classic => format!("classic-{variant}"),
+        };
+        Ok(Engine::with_evaluator(name, eval, config))
     }
 }

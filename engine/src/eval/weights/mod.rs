@@ -1,7 +1,13 @@
 //! Weight sets of the pattern evaluations (every Reversi variant and Pente):
-//! the compiled-in sets (one generated source file per [`WeightKey`], the
-//! only place weights live), the plain-text weights file read at run time,
-//! and the writers of both.
+//! the compiled-in sets (one generated binary file per [`WeightKey`] in
+//! `engine/weights/`, the only place weights live, included as bytes so that
+//! no table is ever compiled as code), the plain-text weights file read at
+//! run time and used for exchange, and the readers and writers of both.
+//!
+//! Binary form (`format pattern-weights-binary 1`): a text header of lines,
+//! the format line, `variant NAME`, `values COUNT`, then `# ` lines saying
+//! which command made the file and from what; an empty line; then exactly
+//! `COUNT` little-endian `i16` values in registry order.
 //!
 //! Text form (`format pattern-weights 1`): `#` comment lines and blank lines
 //! are ignored; then a `format pattern-weights 1` line, a `variant NAME`
@@ -11,45 +17,63 @@
 //! (whitespace separated, any line breaks). Sections may come in any order;
 //! each must appear once.
 
-mod duo12;
-mod othello10;
-mod othello12;
-mod othello6;
-mod othello8;
-mod pente;
-mod tiny4;
-
 use super::layout::Layout;
 use super::registry::{POSITIONAL, WeightKey};
 use crate::reversi::Variant;
 use std::fmt::Write as _;
 use std::path::Path;
+use std::sync::OnceLock;
 
 /// The first line of a weights file (after comments).
 pub const FORMAT_LINE: &str = "format pattern-weights 1";
+
+/// The first line of a binary weights file.
+pub const BINARY_FORMAT_LINE: &str = "format pattern-weights-binary 1";
+
+/// Where the compiled-in binary weight files live, from the engine crate.
+pub const COMPILED_DIR: &str = "weights";
+
+/// The file name of `key`'s compiled-in weights inside [`COMPILED_DIR`].
+pub fn compiled_file_name(key: WeightKey) -> String {
+    format!("{key}.bin")
+}
+
+/// The bytes of `key`'s compiled-in weights file.
+pub fn compiled_bytes(key: WeightKey) -> &'static [u8] {
+    // A match, not a table: a program that plays one variant links one file.
+    match key {
+        WeightKey::Reversi(Variant::Tiny4) => include_bytes!("../../../weights/tiny4.bin"),
+        WeightKey::Reversi(Variant::Othello6) => include_bytes!("../../../weights/othello6.bin"),
+        WeightKey::Reversi(Variant::Othello8) => include_bytes!("../../../weights/othello8.bin"),
+        WeightKey::Reversi(Variant::Othello10) => include_bytes!("../../../weights/othello10.bin"),
+        WeightKey::Reversi(Variant::Othello12) => include_bytes!("../../../weights/othello12.bin"),
+        WeightKey::Reversi(Variant::Duo12) => include_bytes!("../../../weights/duo12.bin"),
+        WeightKey::Pente => include_bytes!("../../../weights/pente.bin"),
+    }
+}
 
 /// Entries per line for pattern tables in both written forms (three base-3
 /// digits vary along a line).
 const PATTERN_LINE: usize = 27;
 
-/// The compiled-in weights of `key`, in registry order.
+/// The compiled-in weights of `key`, in registry order (decoded once).
+///
+/// # Panics
+/// When the file in `engine/weights/` does not fit the registry: the build
+/// is broken until it is regenerated (`tuner tune`, or the `hand_weights`
+/// example for the hand-set seeds).
 pub fn compiled(key: impl Into<WeightKey>) -> &'static [i16] {
+    static DECODED: [OnceLock<Vec<i16>>; WeightKey::ALL.len()] = [const { OnceLock::new() }; WeightKey::ALL.len()];
     let key = key.into();
-    let weights: &'static [i16] = match key {
-        WeightKey::Reversi(Variant::Tiny4) => &tiny4::WEIGHTS,
-        WeightKey::Reversi(Variant::Othello6) => &othello6::WEIGHTS,
-        WeightKey::Reversi(Variant::Othello8) => &othello8::WEIGHTS,
-        WeightKey::Reversi(Variant::Othello10) => &othello10::WEIGHTS,
-        WeightKey::Reversi(Variant::Othello12) => &othello12::WEIGHTS,
-        WeightKey::Reversi(Variant::Duo12) => &duo12::WEIGHTS,
-        WeightKey::Pente => &pente::WEIGHTS,
-    };
-    assert_eq!(
-        weights.len(),
-        key.layout().len(),
-        "compiled weights of {key} do not match the registry: regenerate engine/src/eval/weights/{key}.rs"
-    );
-    weights
+    let slot = WeightKey::ALL.iter().position(|&k| k == key).expect("every key is in WeightKey::ALL");
+    DECODED[slot].get_or_init(|| {
+        let origin = format!("engine/{COMPILED_DIR}/{}", compiled_file_name(key));
+        match WeightSet::parse_binary(compiled_bytes(key), &origin) {
+            Ok(set) if set.key == key => set.values,
+            Ok(set) => panic!("{origin}: holds the weights of {}, expected {key}", set.key),
+            Err(e) => panic!("{e}: regenerate it"),
+        }
+    })
 }
 
 /// A full weight set of one [`WeightKey`], in registry order.
@@ -231,62 +255,79 @@ impl WeightSet {
         std::fs::write(path, self.to_text()).map_err(|e| format!("{}: {e}", path.display()))
     }
 
-    /// The generated Rust source that compiles these weights in, marked
-    /// `@generated by {command}`.
-    pub fn to_rust_source(&self, command: &str) -> String {
-        let reg = self.key.layout();
-        let mut out = String::new();
-        let _ = writeln!(out, "// @generated by {command}");
-        let _ = writeln!(out, "// Weights of the pattern evaluation for `{}` ({FORMAT_LINE}),", self.key);
-        out.push_str("// in the layout of engine::eval::registry. Do not edit by hand: rerun the\n");
-        out.push_str("// command above, or load a weights file at run time.\n\n");
-        let _ = writeln!(out, "/// The compiled-in weights of `{}`, in registry order.", self.key);
-        out.push_str("#[rustfmt::skip]\n");
-        let _ = writeln!(out, "pub(super) static WEIGHTS: [i16; {}] = [", self.values.len());
-        let out = std::cell::RefCell::new(out);
-        self.for_each_line(
-            |phase, table| {
-                let _ = writeln!(out.borrow_mut(), "// table {phase} {}", reg.tables[table].name);
-            },
-            |values| {
-                let mut o = out.borrow_mut();
-                for v in values {
-                    let _ = write!(o, "{v},");
-                }
-                o.push('\n');
-            },
-        );
-        let mut out = out.into_inner();
-        out.push_str("];\n");
+    /// The binary form (see the module doc), with `notes` as its `# ` lines
+    /// (the command that made it first).
+    pub fn to_binary(&self, notes: &[String]) -> Vec<u8> {
+        let mut header = format!("{BINARY_FORMAT_LINE}\nvariant {}\nvalues {}\n", self.key, self.values.len());
+        for note in notes {
+            for line in note.lines() {
+                let _ = writeln!(header, "# {line}");
+            }
+        }
+        header.push('\n');
+        let mut out = header.into_bytes();
+        out.reserve(2 * self.values.len());
+        for v in &self.values {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
         out
     }
 
-    /// Reads back what [`WeightSet::to_rust_source`] wrote for `key`.
-    pub fn parse_rust_source(text: &str, key: WeightKey) -> Result<Self, String> {
-        if !text.starts_with("// @generated by ") {
-            return Err("line 1: expected `// @generated by COMMAND`".into());
+    /// The `# ` lines of a binary form's header (what made it).
+    pub fn binary_notes(bytes: &[u8]) -> Vec<String> {
+        let end = bytes.windows(2).position(|w| w == b"\n\n").unwrap_or(bytes.len());
+        String::from_utf8_lossy(&bytes[..end]).lines().filter_map(|l| l.strip_prefix("# ")).map(String::from).collect()
+    }
+
+    /// Reads the binary form; errors name `origin`, the header line and
+    /// what was expected.
+    pub fn parse_binary(bytes: &[u8], origin: &str) -> Result<Self, String> {
+        let err = |line: usize, msg: String| format!("{origin}: line {line}: {msg}");
+        let end = bytes
+            .windows(2)
+            .position(|w| w == b"\n\n")
+            .ok_or_else(|| format!("{origin}: expected a header ended by an empty line"))?;
+        let header =
+            std::str::from_utf8(&bytes[..end]).map_err(|_| format!("{origin}: expected a UTF-8 text header"))?;
+        let mut lines = header.lines().enumerate().map(|(i, l)| (i + 1, l));
+        let mut next = |what: &str| -> Result<(usize, &str), String> {
+            lines.next().ok_or_else(|| err(0, format!("expected {what}, found the end of the header")))
+        };
+        let (n, first) = next(BINARY_FORMAT_LINE)?;
+        if first != BINARY_FORMAT_LINE {
+            return Err(err(n, format!("expected `{BINARY_FORMAT_LINE}`, found `{first}`")));
         }
-        let mut values = Vec::new();
-        let mut inside = false;
-        for (i, line) in text.lines().enumerate() {
-            let line = line.trim();
-            if !inside {
-                inside = line.starts_with("pub(super) static WEIGHTS") && line.ends_with("= [");
-                continue;
-            }
-            if line == "];" {
-                let set = WeightSet { key, values };
-                set.validate()?;
-                return Ok(set);
-            }
-            if line.starts_with("//") {
-                continue;
-            }
-            for word in line.split(',').map(str::trim).filter(|w| !w.is_empty()) {
-                values.push(word.parse().map_err(|_| format!("line {}: expected an i16, found `{word}`", i + 1))?);
+        let (n, vline) = next("`variant NAME`")?;
+        let key: WeightKey = vline
+            .strip_prefix("variant ")
+            .ok_or_else(|| err(n, format!("expected `variant NAME`, found `{vline}`")))?
+            .parse()
+            .map_err(|e| err(n, e))?;
+        let (n, cline) = next("`values COUNT`")?;
+        let count: usize = cline
+            .strip_prefix("values ")
+            .and_then(|c| c.parse().ok())
+            .ok_or_else(|| err(n, format!("expected `values COUNT`, found `{cline}`")))?;
+        if count != key.layout().len() {
+            return Err(err(n, format!("{count} values, expected {} for {key}", key.layout().len())));
+        }
+        for (n, line) in lines {
+            if !line.starts_with("# ") && line != "#" {
+                return Err(err(n, format!("expected a `# ` note line, found `{line}`")));
             }
         }
-        Err("expected `];` closing the WEIGHTS table, found end of file".into())
+        let payload = &bytes[end + 2..];
+        if payload.len() != 2 * count {
+            return Err(format!(
+                "{origin}: expected {} bytes of values after the header, found {}",
+                2 * count,
+                payload.len()
+            ));
+        }
+        let values = payload.chunks_exact(2).map(|b| i16::from_le_bytes([b[0], b[1]])).collect();
+        let set = WeightSet { key, values };
+        set.validate().map_err(|e| format!("{origin}: {e}"))?;
+        Ok(set)
     }
 }
 
@@ -298,31 +339,18 @@ mod tests {
     use crate::game::Game;
     use crate::reversi::{Position, Size12};
 
-    /// The generated file of `key`, as checked in.
-    fn checked_in(key: WeightKey) -> &'static str {
-        match key {
-            WeightKey::Reversi(Variant::Tiny4) => include_str!("tiny4.rs"),
-            WeightKey::Reversi(Variant::Othello6) => include_str!("othello6.rs"),
-            WeightKey::Reversi(Variant::Othello8) => include_str!("othello8.rs"),
-            WeightKey::Reversi(Variant::Othello10) => include_str!("othello10.rs"),
-            WeightKey::Reversi(Variant::Othello12) => include_str!("othello12.rs"),
-            WeightKey::Reversi(Variant::Duo12) => include_str!("duo12.rs"),
-            WeightKey::Pente => include_str!("pente.rs"),
-        }
-    }
-
     #[test]
-    fn compiled_weights_fit_the_registry_and_match_their_source() {
+    fn compiled_weights_fit_the_registry_and_say_what_made_them() {
         for v in WeightKey::ALL {
             let set = WeightSet::compiled(v);
             set.validate().unwrap();
-            assert_eq!(WeightSet::parse_rust_source(checked_in(v), v).unwrap(), set, "{v}");
-            assert!(checked_in(v).starts_with("// @generated by "));
+            let notes = WeightSet::binary_notes(compiled_bytes(v));
+            assert!(notes.first().is_some_and(|n| n.starts_with("@generated by ")), "{v}: {notes:?}");
         }
     }
 
     #[test]
-    fn text_and_source_round_trip() {
+    fn text_and_binary_round_trip() {
         for v in WeightKey::ALL {
             let mut set = WeightSet::compiled(v);
             // Vary the values so that a layout slip would show.
@@ -333,9 +361,41 @@ mod tests {
             }
             let text = set.to_text();
             assert_eq!(WeightSet::parse(&text, "mem").unwrap(), set, "{v}");
-            let src = set.to_rust_source("test");
-            assert_eq!(WeightSet::parse_rust_source(&src, v).unwrap(), set, "{v}");
+            let notes = vec!["@generated by test".to_string(), "two\nlines".to_string()];
+            let bytes = set.to_binary(&notes);
+            assert_eq!(WeightSet::parse_binary(&bytes, "mem").unwrap(), set, "{v}");
+            assert_eq!(WeightSet::binary_notes(&bytes), ["@generated by test", "two", "lines"]);
         }
+    }
+
+    #[test]
+    fn malformed_binary_files_are_rejected_with_the_place() {
+        let good = WeightSet::compiled(Variant::Tiny4).to_binary(&["@generated by test".into()]);
+        let text_part = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+        let replaced = |from: &str, to: &str| {
+            let end = good.windows(2).position(|w| w == b"\n\n").unwrap();
+            let mut out = text_part(&good[..end]).replacen(from, to, 1).into_bytes();
+            out.extend_from_slice(&good[end..]);
+            out
+        };
+        let cases: Vec<(Vec<u8>, &str)> = vec![
+            (Vec::new(), "expected a header"),
+            (replaced("binary 1", "binary 2"), "line 1: expected `format"),
+            (replaced("variant tiny4", "variant chess"), "line 2: unknown variant"),
+            (replaced("values ", "values 1"), "line 3: "),
+            (replaced("# @generated", "@generated"), "line 4: expected a `# ` note"),
+            (good[..good.len() - 1].to_vec(), "bytes of values"),
+            ([good.as_slice(), &[0, 0]].concat(), "bytes of values"),
+        ];
+        for (bytes, want) in cases {
+            let e = WeightSet::parse_binary(&bytes, "w.bin").unwrap_err();
+            assert!(e.starts_with("w.bin: ") && e.contains(want), "{e} (wanted {want})");
+        }
+        // A value outside its table's bounds.
+        let mut wild = good.clone();
+        let n = wild.len();
+        wild[n - 2..].copy_from_slice(&i16::MAX.to_le_bytes());
+        assert!(WeightSet::parse_binary(&wild, "w.bin").unwrap_err().contains("outside"));
     }
 
     #[test]
