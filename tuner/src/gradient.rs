@@ -159,19 +159,8 @@ mod tests {
     const WEIGHTS: usize = 40;
     const K: f64 = 0.01;
 
-    /// Positions with random sparse features, labelled by drawing the result
-    /// from sigmoid(K * eval) under known weights.
     fn synthetic(truth: &[i32], positions: usize, seed: u64) -> Dataset {
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let mut data = Dataset::new();
-        for p in 0..positions {
-            let features: Vec<(u32, i32)> =
-                (0..6).map(|_| (rng.random_range(0..WEIGHTS as u32), rng.random_range(-2..=2))).collect();
-            let eval: i64 = features.iter().map(|&(i, m)| i64::from(truth[i as usize]) * i64::from(m)).sum();
-            let target = if rng.random::<f64>() < sigmoid(K * eval as f64) { 1.0 } else { 0.0 };
-            data.push(&Sample { game: (p / 10) as u64, features, target });
-        }
-        data
+        crate::testdata::synthetic(truth, positions, 6, K, seed)
     }
 
     #[test]

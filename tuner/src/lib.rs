@@ -16,30 +16,42 @@ pub mod pente;
 pub mod reversi;
 pub mod run;
 
+/// Synthetic training data for the optimisers' tests.
 #[cfg(test)]
-mod tests {
-    use crate::dataset::{Dataset, Sample, mix};
-    use crate::local_search::{Bounds, LocalSearch};
+pub(crate) mod testdata {
+    use crate::dataset::{Dataset, Sample};
     use crate::loss::sigmoid;
     use rand::{RngExt, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
-    const WEIGHTS: usize = 12;
-    const K: f64 = 0.01;
-
-    /// Positions with random sparse features, labelled by drawing the result
-    /// from sigmoid(K * eval) under a known weight vector.
-    fn synthetic(truth: &[i32], positions: usize, seed: u64) -> Dataset {
+    /// Positions with `per_position` random sparse features each, labelled by
+    /// drawing the result from sigmoid(k * eval) under the known weights
+    /// `truth`; ten positions per game.
+    pub(crate) fn synthetic(truth: &[i32], positions: usize, per_position: usize, k: f64, seed: u64) -> Dataset {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut data = Dataset::new();
         for p in 0..positions {
-            let features: Vec<(u32, i32)> =
-                (0..4).map(|_| (rng.random_range(0..WEIGHTS as u32), rng.random_range(-2..=2))).collect();
+            let features: Vec<(u32, i32)> = (0..per_position)
+                .map(|_| (rng.random_range(0..truth.len() as u32), rng.random_range(-2..=2)))
+                .collect();
             let eval: i64 = features.iter().map(|&(i, m)| i64::from(truth[i as usize]) * i64::from(m)).sum();
-            let target = if rng.random::<f64>() < sigmoid(K * eval as f64) { 1.0 } else { 0.0 };
+            let target = if rng.random::<f64>() < sigmoid(k * eval as f64) { 1.0 } else { 0.0 };
             data.push(&Sample { game: (p / 10) as u64, features, target });
         }
         data
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::dataset::{Dataset, mix};
+    use crate::local_search::{Bounds, LocalSearch};
+
+    const WEIGHTS: usize = 12;
+    const K: f64 = 0.01;
+
+    fn synthetic(truth: &[i32], positions: usize, seed: u64) -> Dataset {
+        crate::testdata::synthetic(truth, positions, 4, K, seed)
     }
 
     fn cosine(a: &[i32], b: &[i32]) -> f64 {

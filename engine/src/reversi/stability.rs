@@ -99,22 +99,24 @@ fn last_row<G: Geometry>() -> G::Bits {
     G::ALL - G::ALL.shr(G::N as u32)
 }
 
-/// The discs of `player` and of `opponent` that can never be flipped, as far
-/// as the line rule above proves (a subset of the truly stable discs).
-pub fn stable_discs<G: Geometry>(player: G::Bits, opponent: G::Bits) -> (G::Bits, G::Bits) {
-    let occupied = player | opponent;
-    // Without a corner disc, a stable disc needs four full lines through it:
-    // rare enough to leave out (the result stays a subset), and it makes the
-    // opening and most of the middle game cost one test.
-    if (occupied & corners::<G>()).is_empty() {
-        return (G::Bits::EMPTY, G::Bits::EMPTY);
+/// Per line, the cells a disc is safe on whatever its neighbours: the
+/// occupied cells of full lines and the cells at the board's border.
+struct SafeCells<B>([B; 4]);
+
+impl<B: BitSet> SafeCells<B> {
+    /// The safe cells of a board whose occupied cells are `occupied`.
+    #[inline(always)]
+    fn new<G: Geometry<Bits = B>>(occupied: B) -> Self {
+        SafeCells(Line::ALL.map(|line| line.full::<G>(occupied) | line.border::<G>()))
     }
-    let safe = Line::ALL.map(|line| line.full::<G>(occupied) | line.border::<G>());
-    let grow = |own: G::Bits| {
-        let mut stable = G::Bits::EMPTY;
+
+    /// The stable discs of `own`: grown from none to the fixed point.
+    #[inline(always)]
+    fn grow<G: Geometry<Bits = B>>(&self, own: B) -> B {
+        let mut stable = B::EMPTY;
         loop {
             let mut next = own;
-            for (line, &safe) in Line::ALL.iter().zip(&safe) {
+            for (line, &safe) in Line::ALL.iter().zip(&self.0) {
                 next &= safe | line.forward::<G>(stable) | line.back::<G>(stable);
             }
             if next == stable {
@@ -122,8 +124,37 @@ pub fn stable_discs<G: Geometry>(player: G::Bits, opponent: G::Bits) -> (G::Bits
             }
             stable = next;
         }
-    };
-    (grow(player), grow(opponent))
+    }
+}
+
+/// True when the line rule can find no stable disc: without a corner disc,
+/// one needs four full lines through it, rare enough to leave out (the
+/// result stays a subset) and it makes the opening and most of the middle
+/// game cost one test.
+#[inline(always)]
+fn none_possible<G: Geometry>(occupied: G::Bits) -> bool {
+    (occupied & corners::<G>()).is_empty()
+}
+
+/// The discs of `player` and of `opponent` that can never be flipped, as far
+/// as the line rule above proves (a subset of the truly stable discs).
+pub fn stable_discs<G: Geometry>(player: G::Bits, opponent: G::Bits) -> (G::Bits, G::Bits) {
+    let occupied = player | opponent;
+    if none_possible::<G>(occupied) {
+        return (G::Bits::EMPTY, G::Bits::EMPTY);
+    }
+    let safe = SafeCells::new::<G>(occupied);
+    (safe.grow::<G>(player), safe.grow::<G>(opponent))
+}
+
+/// The discs of `own` that can never be flipped when the empty cells are
+/// `empty` (one side of [`stable_discs`]).
+pub fn stable_discs_of<G: Geometry>(own: G::Bits, empty: G::Bits) -> G::Bits {
+    let occupied = G::ALL - empty;
+    if none_possible::<G>(occupied) {
+        return G::Bits::EMPTY;
+    }
+    SafeCells::new::<G>(occupied).grow::<G>(own)
 }
 
 #[cfg(test)]
@@ -177,6 +208,27 @@ mod tests {
         fn stable_discs_never_flip_on_4x4(choices in proptest::collection::vec(any::<u16>(), 12..20)) {
             stable_discs_never_flip::<Size4>(Variant::Tiny4, &choices);
         }
+    }
+
+    #[test]
+    fn one_side_grows_from_corners_and_full_lines() {
+        use crate::bitboard::Bits;
+        let b = |cells: &[usize]| cells.iter().fold(Bits::<1>::EMPTY, |s, &c| s | Bits::<1>::bit(c));
+        // A lone corner is stable, and so are its neighbours along the edge;
+        // b2 is not (a2 and c2 are empty), nor is a disc in the middle.
+        let discs = b(&[0, 1, 2, 9, 27]);
+        assert_eq!(stable_discs_of::<Size8>(discs, Size8::ALL - discs), b(&[0, 1, 2]));
+        // With the whole first column filled too, b2 is held on every line.
+        let discs = b(&[0, 1, 2, 8, 16, 9]);
+        assert_eq!(stable_discs_of::<Size8>(discs, Size8::ALL - discs), discs);
+        // Without the corner nothing is.
+        let discs = b(&[1, 2, 9]);
+        assert_eq!(stable_discs_of::<Size8>(discs, Size8::ALL - discs), Bits::<1>::EMPTY);
+        // A full board: everything is stable.
+        assert_eq!(stable_discs_of::<Size8>(b(&[5, 40]), Bits::<1>::EMPTY), b(&[5, 40]));
+        // 12x12 corners on the far side.
+        let wide = <Size12 as Geometry>::Bits::bit(143) | <Size12 as Geometry>::Bits::bit(142);
+        assert_eq!(stable_discs_of::<Size12>(wide, Size12::ALL - wide), wide);
     }
 
     #[test]

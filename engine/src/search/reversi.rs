@@ -7,7 +7,7 @@ use super::hooks::{EndgameBoard, PARITY_REGIONS, SearchGame};
 use crate::bitboard::BitSet;
 use crate::eval::Evaluator;
 use crate::game::Game;
-use crate::reversi::{Geometry, Move, Position, first_column, last_column, neighbours};
+use crate::reversi::{Geometry, Move, Position, neighbours, stable_discs_of};
 
 /// Ordering weight of one reply left to the opponent (midgame hint).
 const HINT_REPLY_WEIGHT: i32 = 16;
@@ -44,64 +44,6 @@ const fn priority(cell: usize, n: usize) -> i32 {
 fn corner_cells<G: Geometry>() -> G::Bits {
     let n = G::N;
     G::Bits::bit(0) | G::Bits::bit(n - 1) | G::Bits::bit(n * (n - 1)) | G::Bits::bit(n * n - 1)
-}
-
-/// A step along one of the four lines of the board, both ways, never
-/// wrapping around a side edge.
-#[derive(Clone, Copy)]
-enum Line {
-    Row,
-    Column,
-    Diagonal,
-    AntiDiagonal,
-}
-
-impl Line {
-    const ALL: [Line; 4] = [Line::Row, Line::Column, Line::Diagonal, Line::AntiDiagonal];
-
-    /// Every member of `b` moved one step forward (`up`) or back along the line.
-    #[inline(always)]
-    fn step<G: Geometry>(self, b: G::Bits, up: bool) -> G::Bits {
-        let n = G::N as u32;
-        let (amount, up_wraps_to, down_wraps_to) = match self {
-            Line::Row => (1, Some(first_column::<G>()), Some(last_column::<G>())),
-            Line::Column => (n, None, None),
-            Line::Diagonal => (n + 1, Some(first_column::<G>()), Some(last_column::<G>())),
-            Line::AntiDiagonal => (n - 1, Some(last_column::<G>()), Some(first_column::<G>())),
-        };
-        let (moved, wrapped) = if up { (b.shl(amount), up_wraps_to) } else { (b.shr(amount), down_wraps_to) };
-        match wrapped {
-            Some(mask) => moved & (G::ALL - mask),
-            None => moved & G::ALL,
-        }
-    }
-}
-
-/// The discs of `discs` that can never be flipped: along each of the four
-/// lines each is on a full line, at the board's edge, or next to another such
-/// disc (a sound under-estimate, grown from the edges to a fixed point).
-pub(super) fn stable_discs<G: Geometry>(discs: G::Bits, empty: G::Bits) -> G::Bits {
-    let mut safe = [G::Bits::EMPTY; 4];
-    for (line, safe) in Line::ALL.into_iter().zip(&mut safe) {
-        // Cells on a line with an empty cell: spread the empties along it.
-        let mut open = empty;
-        for _ in 1..G::N {
-            open |= line.step::<G>(open, true) | line.step::<G>(open, false);
-        }
-        let edge = G::ALL - (line.step::<G>(G::ALL, true) & line.step::<G>(G::ALL, false));
-        *safe = (G::ALL - open) | edge;
-    }
-    let mut stable = G::Bits::EMPTY;
-    loop {
-        let mut next = discs;
-        for (line, &safe) in Line::ALL.into_iter().zip(&safe) {
-            next &= safe | line.step::<G>(stable, true) | line.step::<G>(stable, false);
-        }
-        if next == stable {
-            return stable;
-        }
-        stable = next;
-    }
 }
 
 impl<G: Geometry> SearchGame for Position<G> {
@@ -207,7 +149,7 @@ impl<G: Geometry> EndgameBoard for Position<G> {
         if cells + slack - 2 * self.opponent().count() as i32 > alpha {
             return None;
         }
-        let stable = stable_discs::<G>(self.opponent(), self.empty()).count() as i32;
+        let stable = stable_discs_of::<G>(self.opponent(), self.empty()).count() as i32;
         Some(cells + slack - 2 * stable)
     }
 
@@ -226,7 +168,7 @@ impl<G: Geometry> EndgameBoard for Position<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::reversi::{Size4, Size8, Size12};
+    use crate::reversi::{Size4, Size8};
 
     #[test]
     fn priorities_follow_the_board_shape() {
@@ -237,28 +179,6 @@ mod tests {
         assert_eq!(priority(3, 8), EDGE_PRIORITY);
         assert_eq!(priority(27, 8), 0);
         assert_eq!(priority(5, 4), X_SQUARE_PRIORITY);
-    }
-
-    #[test]
-    fn stable_discs_grow_from_corners_and_full_lines() {
-        use crate::bitboard::Bits;
-        let b = |cells: &[usize]| cells.iter().fold(Bits::<1>::EMPTY, |s, &c| s | Bits::<1>::bit(c));
-        // A lone corner is stable, and so are its neighbours along the edge;
-        // b2 is not (a2 and c2 are empty), nor is a disc in the middle.
-        let discs = b(&[0, 1, 2, 9, 27]);
-        let empty = Size8::ALL - discs;
-        assert_eq!(stable_discs::<Size8>(discs, empty), b(&[0, 1, 2]));
-        // With the whole first column filled too, b2 is held on every line.
-        let discs = b(&[0, 1, 2, 8, 16, 9]);
-        assert_eq!(stable_discs::<Size8>(discs, Size8::ALL - discs), discs);
-        // Without the corner nothing is.
-        let discs = b(&[1, 2, 9]);
-        assert_eq!(stable_discs::<Size8>(discs, Size8::ALL - discs), Bits::<1>::EMPTY);
-        // A full board: everything is stable.
-        assert_eq!(stable_discs::<Size8>(b(&[5, 40]), Bits::<1>::EMPTY), b(&[5, 40]));
-        // 12x12 corners on the far side.
-        let wide = <Size12 as Geometry>::Bits::bit(143) | <Size12 as Geometry>::Bits::bit(142);
-        assert_eq!(stable_discs::<Size12>(wide, Size12::ALL - wide), wide);
     }
 
     #[test]

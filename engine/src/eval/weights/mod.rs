@@ -120,11 +120,19 @@ impl WeightSet {
         if self.values.len() != reg.len() {
             return Err(format!("{} weights, expected {} for {}", self.values.len(), reg.len(), self.key));
         }
-        for (i, &v) in self.values.iter().enumerate() {
-            let (phase, table, entry) = reg.locate(i);
-            let t = &reg.tables[table];
-            if !(t.min..=t.max).contains(&i32::from(v)) {
-                return Err(format!("phase {phase} table {} entry {entry}: {v} outside {}..={}", t.name, t.min, t.max));
+        // Table by table (a program checks its compiled-in weights at every
+        // start, within the 0.01 s it may have left).
+        for phase in 0..reg.phases {
+            for (table, t) in reg.tables.iter().enumerate() {
+                let start = reg.index(phase, table, 0);
+                let values = &self.values[start..start + t.len];
+                if let Some(entry) = values.iter().position(|&v| !(t.min..=t.max).contains(&i32::from(v))) {
+                    let v = values[entry];
+                    return Err(format!(
+                        "phase {phase} table {} entry {entry}: {v} outside {}..={}",
+                        t.name, t.min, t.max
+                    ));
+                }
             }
         }
         Ok(())
