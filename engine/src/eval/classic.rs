@@ -119,15 +119,7 @@ mod tests {
     use crate::reversi::{Size8, Variant};
 
     fn position(rows: &[&str]) -> Position<Size8> {
-        let text: String = rows.concat();
-        let (mut black, mut white) = (<Size8 as Geometry>::Bits::EMPTY, <Size8 as Geometry>::Bits::EMPTY);
-        for (i, ch) in text.chars().enumerate() {
-            match ch {
-                'X' => black |= <Size8 as Geometry>::Bits::bit(i),
-                'O' => white |= <Size8 as Geometry>::Bits::bit(i),
-                _ => {}
-            }
-        }
+        let (black, white) = crate::reversi::parse_rows::<Size8>(&mut rows.iter().copied(), 1).unwrap();
         Position::from_discs(black, white, crate::game::Color::Black, crate::reversi::Scoring::PLAIN)
     }
 

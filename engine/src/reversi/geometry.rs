@@ -306,6 +306,13 @@ pub fn corner_regions<G: Geometry>() -> [CornerRegion<G::Bits>; 4] {
     )
 }
 
+/// The four corners.
+#[inline(always)]
+pub fn corner_cells<G: Geometry>() -> G::Bits {
+    let n = G::N;
+    G::Bits::bit(0) | G::Bits::bit(n - 1) | G::Bits::bit(n * (n - 1)) | G::Bits::bit(n * n - 1)
+}
+
 /// The cells of column `a`.
 #[inline(always)]
 pub fn first_column<G: Geometry>() -> G::Bits {

@@ -16,8 +16,8 @@ pub mod zobrist;
 mod tests;
 
 pub use geometry::{
-    COLUMN_LETTERS, CornerRegion, Geometry, Size4, Size6, Size8, Size10, Size12, corner_regions, first_column, flips,
-    last_column, legal_moves, neighbours,
+    COLUMN_LETTERS, CornerRegion, Geometry, Size4, Size6, Size8, Size10, Size12, corner_cells, corner_regions,
+    first_column, flips, last_column, legal_moves, neighbours,
 };
 pub use perft::{MAX_DEPTH as MAX_PERFT_DEPTH, PerftCounts, perft};
 pub use position::{MAX_MOVES, Move, Position, Scoring};

@@ -11,7 +11,7 @@
 //! and the discs resting on those), computed with whole-board shifts. Before
 //! the first corner disc it reports none.
 
-use super::geometry::{Geometry, first_column, last_column};
+use super::geometry::{Geometry, corner_cells, first_column, last_column};
 use crate::bitboard::BitSet;
 
 /// One of the four lines through a cell: the shift to the next cell along it
@@ -81,12 +81,6 @@ impl Line {
     }
 }
 
-/// The four corner cells.
-#[inline(always)]
-fn corners<G: Geometry>() -> G::Bits {
-    (first_row::<G>() | last_row::<G>()) & (first_column::<G>() | last_column::<G>())
-}
-
 /// The cells of the first row.
 #[inline(always)]
 fn first_row<G: Geometry>() -> G::Bits {
@@ -133,7 +127,7 @@ impl<B: BitSet> SafeCells<B> {
 /// game cost one test.
 #[inline(always)]
 fn none_possible<G: Geometry>(occupied: G::Bits) -> bool {
-    (occupied & corners::<G>()).is_empty()
+    (occupied & corner_cells::<G>()).is_empty()
 }
 
 /// The discs of `player` and of `opponent` that can never be flipped, as far

@@ -7,7 +7,7 @@ use super::hooks::{EndgameBoard, PARITY_REGIONS, SearchGame};
 use crate::bitboard::BitSet;
 use crate::eval::Evaluator;
 use crate::game::Game;
-use crate::reversi::{Geometry, Move, Position, neighbours, stable_discs_of};
+use crate::reversi::{Geometry, Move, Position, corner_cells, neighbours, stable_discs_of};
 
 /// Ordering weight of one reply left to the opponent (midgame hint).
 const HINT_REPLY_WEIGHT: i32 = 16;
@@ -37,13 +37,6 @@ const fn priority(cell: usize, n: usize) -> i32 {
         (0, _) | (_, 0) => EDGE_PRIORITY,
         _ => 0,
     }
-}
-
-/// The four corners.
-#[inline(always)]
-fn corner_cells<G: Geometry>() -> G::Bits {
-    let n = G::N;
-    G::Bits::bit(0) | G::Bits::bit(n - 1) | G::Bits::bit(n * (n - 1)) | G::Bits::bit(n * n - 1)
 }
 
 impl<G: Geometry> SearchGame for Position<G> {
