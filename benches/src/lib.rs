@@ -388,13 +388,13 @@ fn pente_searches() -> EngineSearches<PentePosition, engine::pente::eval::Patter
 pub const ENDGAME_SUBSET: [usize; 9] = [13, 14, 15, 16, 17, 18, 19, 22, 23];
 
 /// The [`ENDGAME_SUBSET`] positions, read from the folder named by the
-/// `FFO_DIR` environment variable or else the nearest `shared/data/ffo`
+/// `FFO_DIR` environment variable or else the repository's `data/ffo`
 /// above `start`.
 pub fn endgame_positions(start: &Path) -> Result<Vec<FfoPosition>, String> {
     let dir = std::env::var_os("FFO_DIR")
         .map(Into::into)
         .or_else(|| ffo::find_suite_dir(start))
-        .ok_or_else(|| format!("no shared/data/ffo folder above {}: set FFO_DIR", start.display()))?;
+        .ok_or_else(|| format!("no {} folder above {}: set FFO_DIR", ffo::SUITE_DIR, start.display()))?;
     let suite = ffo::read_suite(&dir)?;
     let subset: Vec<_> = suite.into_iter().filter(|p| ENDGAME_SUBSET.contains(&p.number)).collect();
     if subset.len() != ENDGAME_SUBSET.len() {

@@ -283,14 +283,15 @@ pub trait Lanes: BitSet {
 }
 
 /// An instruction set the four-lane forms are computed with.
-pub trait Isa: Copy + Default + Debug + Send + Sync + 'static {
+pub trait Isa: Copy + Debug + Send + Sync + 'static {
     /// Four [`Bits<W>`] side by side.
     type Four<const W: usize>: FourSets<Set = Bits<W>>;
 }
 
 /// Plain Rust that runs on any CPU (the compiler may still vectorise it).
-#[derive(Clone, Copy, Default, Debug)]
-pub struct Portable;
+/// A type-level marker: it has no values.
+#[derive(Clone, Copy, Debug)]
+pub enum Portable {}
 
 impl Isa for Portable {
     type Four<const W: usize> = Four<W>;
@@ -447,9 +448,10 @@ pub(crate) mod avx2 {
     };
 
     /// AVX2 instructions (see the module documentation for when they may be
-    /// used).
-    #[derive(Clone, Copy, Default, Debug)]
-    pub(crate) struct Avx2;
+    /// used). A type-level marker with no values, so no code can hold a
+    /// capability it was not compiled for.
+    #[derive(Clone, Copy, Debug)]
+    pub(crate) enum Avx2 {}
 
     impl Isa for Avx2 {
         type Four<const W: usize> = FourAvx2<W, false>;
@@ -459,8 +461,8 @@ pub(crate) mod avx2 {
     /// one funnel shift per word, and the compiler merges logic into
     /// three-input instructions. Only for the `avx512` copy of a
     /// `cpu::multiversion!` function.
-    #[derive(Clone, Copy, Default, Debug)]
-    pub(crate) struct Avx512;
+    #[derive(Clone, Copy, Debug)]
+    pub(crate) enum Avx512 {}
 
     impl Isa for Avx512 {
         type Four<const W: usize> = FourAvx2<W, true>;

@@ -10,7 +10,7 @@ fn check(numbers: std::ops::RangeInclusive<usize>) {
     let dir = std::env::var_os("FFO_DIR")
         .map(Into::into)
         .or_else(|| ffo::find_suite_dir(env!("CARGO_MANIFEST_DIR").as_ref()))
-        .expect("no shared/data/ffo folder found: set FFO_DIR");
+        .expect("no data/ffo folder found: set FFO_DIR");
     let suite = ffo::read_suite(&dir).unwrap();
     assert_eq!(suite.len(), 59);
     let mut searcher = Searcher::new(Box::new(PatternEval::<Size8>::compiled(Variant::Othello8)), 16);

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use engine::reversi::{Size6, Variant};
+use engine::reversi::{Size6, Size8, Variant};
 
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("selfplay-runs-{}-{name}", std::process::id()));
@@ -248,4 +248,28 @@ fn openings_come_from_the_file_in_turn_and_bad_files_are_refused() {
 
 fn job_with_missing_program() -> Job {
     job(&["cmd:./no/such/agent", "random"], 2)
+}
+
+/// An in-process engine is charged its own thread's CPU time, and its clock
+/// is that same time: with a fixed time per move, two games side by side
+/// charge each move as much as one game at a time does (when the engines read
+/// the process clock, two threads charged about half).
+#[test]
+fn games_side_by_side_charge_each_move_as_much_as_one_at_a_time() {
+    /// Mean CPU seconds charged per move over the games of a run.
+    fn charged_per_move(threads: usize) -> f64 {
+        let out = temp_dir(&format!("charge-{threads}"));
+        let job =
+            Job { variant: "othello8".into(), seed: 3, ..job(&["engine:movetime=0.5", "engine:movetime=0.5"], 2) };
+        run::run(&ReversiProtocol::<Size8>::new(Variant::Othello8), &job, &options(&out, threads, None)).unwrap();
+        let games = record::games_in(&out).unwrap();
+        let _ = fs::remove_dir_all(&out);
+        assert_eq!(games.len(), 2);
+        let cpu: f64 = games.iter().map(|g| g.black_cpu + g.white_cpu).sum();
+        let plies: u32 = games.iter().map(|g| g.plies).sum();
+        cpu / f64::from(plies)
+    }
+    let (one, two) = (charged_per_move(1), charged_per_move(2));
+    assert!(one > 0.1, "{one:.3} s per move at one thread: the engines did not use their time");
+    assert!((two / one - 1.0).abs() < 0.10, "{two:.3} s per move at two threads against {one:.3} s at one");
 }

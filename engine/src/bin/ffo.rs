@@ -13,8 +13,9 @@ use std::process::ExitCode;
 #[derive(Parser)]
 #[command(version, about)]
 struct Args {
-    /// Folder with the fforum-*.obf files (default: `shared/data/ffo` in
-    /// the current folder or the nearest ancestor that has one).
+    /// Folder with the fforum-*.obf files (default: `data/ffo` in the
+    /// current folder or the nearest ancestor that has one, else the
+    /// repository this program was built from).
     #[arg(long)]
     dir: Option<PathBuf>,
     /// First position number.
@@ -35,8 +36,10 @@ struct Args {
 fn main() -> ExitCode {
     let args = Args::parse();
     let cwd = std::env::current_dir().unwrap_or_default();
-    let Some(dir) = args.dir.clone().or_else(|| ffo::find_suite_dir(&cwd)) else {
-        eprintln!("error: no shared/data/ffo folder above {}: pass --dir", cwd.display());
+    let built_from = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let found = args.dir.clone().or_else(|| ffo::find_suite_dir(&cwd)).or_else(|| ffo::find_suite_dir(built_from));
+    let Some(dir) = found else {
+        eprintln!("error: no {} folder above {}: pass --dir", ffo::SUITE_DIR, cwd.display());
         return ExitCode::FAILURE;
     };
     let suite = match ffo::read_suite(&dir) {

@@ -75,10 +75,13 @@ pub fn read_file(path: &Path, first: usize) -> Result<Vec<FfoPosition>, String> 
         .collect()
 }
 
-/// Where the suite usually lives: `shared/data/ffo` in `start` or the
-/// nearest of its ancestors that has one.
+/// The suite's folder, relative to the repository root.
+pub const SUITE_DIR: &str = "data/ffo";
+
+/// Where the suite lives: `data/ffo` of the repository, found in `start` or
+/// the nearest of its ancestors that has one.
 pub fn find_suite_dir(start: &Path) -> Option<PathBuf> {
-    start.ancestors().map(|dir| dir.join("shared/data/ffo")).find(|dir| dir.is_dir())
+    start.ancestors().map(|dir| dir.join(SUITE_DIR)).find(|dir| dir.is_dir())
 }
 
 /// Reads every `fforum-FIRST-LAST.obf` file of `dir`, in suite order.
