@@ -5,8 +5,8 @@
 use benches::{SuiteRun, endgame_positions};
 use criterion::{Criterion, SamplingMode, Throughput, criterion_group, criterion_main};
 use engine::eval::{PatternEval, SCORE_PER_DISC};
+use engine::reversi::ffo::FfoPosition;
 use engine::reversi::{Position, Size8, Variant};
-use engine::search::ffo::FfoPosition;
 use engine::search::{Limits, Searcher};
 use std::time::Duration;
 

@@ -6,36 +6,16 @@ use engine::agent::{Agent, Clock};
 use engine::cputime::CpuTimer;
 use engine::eval::Evaluator;
 use engine::game::Game;
-use engine::pente::{NearRandomAgent, PenteEngine, Position as PentePosition};
+use engine::mix::SplitMix;
+use engine::pente::{NearRandomAgent, PenteEngine, PentePosition};
+use engine::reversi::ffo::{self, FfoPosition};
 use engine::reversi::{Geometry, Position, Size8, Size12, Variant};
-use engine::search::ffo::{self, FfoPosition};
-use engine::search::{Engine, EngineConfig, Limits, ReversiEngine, ReversiEvaluator, SearchGame, WIN_BOUND};
+use engine::reversi::{ReversiEngine, ReversiEvaluator};
+use engine::search::{Engine, EngineConfig, Limits, SearchGame, WIN_BOUND};
 use std::fmt;
 use std::path::Path;
 use std::str::FromStr;
 use std::time::Duration;
-
-/// A small deterministic generator (SplitMix64), so every run benches the
-/// same positions without a dependency.
-struct SplitMix(u64);
-
-impl SplitMix {
-    /// The golden-ratio increment of SplitMix64.
-    const GAMMA: u64 = 0x9e37_79b9_7f4a_7c15;
-
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(Self::GAMMA);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// A uniform-enough index below `len` (which must not be 0).
-    fn below(&mut self, len: usize) -> usize {
-        (self.next() % len as u64) as usize
-    }
-}
 
 /// The CPU time of `iters` calls of `routine`, for criterion's
 /// `iter_custom`: CPU time, unlike wall time, does not grow when other jobs
@@ -231,7 +211,7 @@ pub struct SuiteRunner {
 enum Searches {
     Othello8(EngineSearches<Position<Size8>, ReversiEvaluator<Size8>>),
     Duo12(EngineSearches<Position<Size12>, ReversiEvaluator<Size12>>),
-    Pente(EngineSearches<PentePosition, engine::pente::eval::PatternEval>),
+    Pente(EngineSearches<PentePosition, engine::pente::eval::PenteEval>),
 }
 
 impl SuiteRunner {
@@ -305,12 +285,12 @@ fn staged_positions<G: Geometry>(variant: Variant, stages: &[u32], games: usize,
 }
 
 /// The positions of a suite and the engine that searches them.
-struct EngineSearches<G: SearchGame, E: Evaluator<G> + ?Sized> {
+struct EngineSearches<G: SearchGame, E: Evaluator<G>> {
     positions: Vec<G>,
     engine: Engine<G, E>,
 }
 
-impl<G: SearchGame, E: Evaluator<G> + ?Sized> EngineSearches<G, E> {
+impl<G: SearchGame, E: Evaluator<G>> EngineSearches<G, E> {
     fn run(&mut self, depth: u32) -> SuiteRun {
         let limits = Limits { depth: Some(depth), ..Limits::default() };
         let mut run = SuiteRun::default();
@@ -370,7 +350,7 @@ fn pente_staged_positions(seed: u64) -> Vec<PentePosition> {
 }
 
 /// The positions of the Pente suite and the engine for them.
-fn pente_searches() -> EngineSearches<PentePosition, engine::pente::eval::PatternEval> {
+fn pente_searches() -> EngineSearches<PentePosition, engine::pente::eval::PenteEval> {
     let mut positions = Vec::new();
     let mut seed = PENTE_SUITE_SEED;
     while positions.len() < PENTE_SUITE_GAMES * PENTE_STAGES.len() {

@@ -1,8 +1,22 @@
 //! Rules, evaluation and search for Othello-family games (4x4 to 12x12,
 //! Duo-Othello) and Pente.
 //!
-//! Dependencies run one way: [`bitboard`] under [`reversi`] (rules); the
-//! [`game`] trait is what every search sees, never the rules' internals.
+//! Layers, lowest first; each names only layers below it (checked by
+//! `tests/layers.rs`):
+//!
+//! 1. [`bitboard`], `cpu` (code paths per CPU level), [`cputime`] (clocks),
+//!    [`game`] (the trait every search sees);
+//! 2. the rules: [`reversi`]'s geometry, positions, variants, text form,
+//!    hashing, perft and stable discs; [`pente`]'s board and shapes;
+//! 3. evaluation: [`eval`] (pattern and classic evaluations, the weight
+//!    registry and files) and Pente's evaluation;
+//! 4. [`search`]: the generic search and time plan, naming no game;
+//! 5. each game's search glue beside its rules: `reversi::{search, endgame,
+//!    ffo}`, `pente::{search, threats, length}`;
+//! 6. players: [`agent`], `reversi::agents`, `pente::agents`, [`textbook`],
+//!    [`reference`];
+//! 7. [`protocol`]: the competition programs' file protocols; then the
+//!    binaries in `src/bin`.
 
 pub mod agent;
 pub mod bitboard;
@@ -10,6 +24,7 @@ pub(crate) mod cpu;
 pub mod cputime;
 pub mod eval;
 pub mod game;
+pub mod mix;
 pub mod pente;
 pub mod protocol;
 pub mod reference;

@@ -114,18 +114,18 @@ impl<G: Geometry> Evaluator<Position<G>> for PositionalDiscs<G> {
 
 /// The reference minimax agent for Reversi on geometry `G` (any size).
 #[derive(Clone, Debug, Default)]
-pub struct MinimaxAgent<G: Geometry> {
+pub struct ReversiMinimax<G: Geometry> {
     evaluator: PositionalDiscs<G>,
 }
 
-impl<G: Geometry> MinimaxAgent<G> {
+impl<G: Geometry> ReversiMinimax<G> {
     /// A reference agent for boards of geometry `G`.
     pub fn new() -> Self {
-        MinimaxAgent { evaluator: PositionalDiscs::default() }
+        ReversiMinimax { evaluator: PositionalDiscs::default() }
     }
 }
 
-impl<G: Geometry> Agent<Position<G>> for MinimaxAgent<G> {
+impl<G: Geometry> Agent<Position<G>> for ReversiMinimax<G> {
     fn name(&self) -> String {
         "minimax".into()
     }
@@ -135,7 +135,7 @@ impl<G: Geometry> Agent<Position<G>> for MinimaxAgent<G> {
         let problem = Cutoff { max: state.to_move(), depth, evaluator: &self.evaluator };
         // Plain MINIMAX: the first move in reading order wins ties.
         let outcome = minimax(&problem, state, &mut (), None);
-        let mv = outcome.best.expect("MinimaxAgent asked to move in a finished game");
+        let mv = outcome.best.expect("ReversiMinimax asked to move in a finished game");
         Decision { mv, score: Some(outcome.value), depth: Some(depth), nodes: outcome.calls }
     }
 }
@@ -175,7 +175,7 @@ mod tests {
         let pos: Position<Size8> = Position::parse(&text, Variant::Othello8.scoring()).unwrap();
         let legal: Vec<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();
         assert_eq!(legal, ["c5", "h8"]);
-        let mut agent = MinimaxAgent::<Size8>::new();
+        let mut agent = ReversiMinimax::<Size8>::new();
         let d = agent.choose(&pos, &Clock { own_remaining: 1.0, opponent_remaining: 1.0 });
         assert_eq!(d.mv.to_string(), "h8");
         assert_eq!(d.depth, Some(1));
@@ -184,7 +184,7 @@ mod tests {
     #[test]
     fn plays_legal_games_on_duo() {
         let mut pos: Position<Size12> = Variant::Duo12.start();
-        let mut agent = MinimaxAgent::<Size12>::new();
+        let mut agent = ReversiMinimax::<Size12>::new();
         let clock = Clock { own_remaining: 10.0, opponent_remaining: 10.0 };
         while !pos.is_terminal() {
             let mv = agent.choose(&pos, &clock).mv;
@@ -198,7 +198,7 @@ mod tests {
         // Full-width minimax to depth 2 from the 8x8 start visits the root,
         // its 4 children and each of their 3 replies: 1 + 4 + 12 nodes.
         let pos: Position<Size8> = Variant::Othello8.start();
-        let mut agent = MinimaxAgent::<Size8>::new();
+        let mut agent = ReversiMinimax::<Size8>::new();
         let d = agent.choose(&pos, &Clock { own_remaining: 10.0, opponent_remaining: 10.0 });
         assert_eq!(d.nodes, 17);
     }

@@ -4,6 +4,7 @@
 
 mod duo_program;
 mod ffo;
+mod layers;
 mod pente_agents;
 mod pente_common;
 mod pente_program;

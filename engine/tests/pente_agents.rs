@@ -4,14 +4,14 @@ use crate::pente_common;
 
 use engine::agent::{Agent, Clock};
 use engine::game::{Color, Game};
-use engine::pente::{Cell, MinimaxAgent, NearRandomAgent, Position};
+use engine::pente::{Cell, NearRandomAgent, PenteMinimax, PentePosition};
 use pente_common::cell;
 
 #[test]
 fn random_agent_plays_next_to_stones_and_keeps_the_opening_rule() {
     for seed in 0..20 {
         let mut agent = NearRandomAgent::new(seed);
-        let mut pos = Position::new();
+        let mut pos = PentePosition::new();
         for ply in 0..40 {
             if pos.is_terminal() {
                 break;
@@ -33,16 +33,16 @@ fn random_agent_plays_next_to_stones_and_keeps_the_opening_rule() {
 
 #[test]
 fn minimax_depth_follows_the_time_left() {
-    assert_eq!(MinimaxAgent::depth_for(300.0), 3);
-    assert_eq!(MinimaxAgent::depth_for(50.5), 3);
-    assert_eq!(MinimaxAgent::depth_for(50.0), 2);
-    assert_eq!(MinimaxAgent::depth_for(3.0), 2);
-    assert_eq!(MinimaxAgent::depth_for(2.9), 1);
+    assert_eq!(PenteMinimax::depth_for(300.0), 3);
+    assert_eq!(PenteMinimax::depth_for(50.5), 3);
+    assert_eq!(PenteMinimax::depth_for(50.0), 2);
+    assert_eq!(PenteMinimax::depth_for(3.0), 2);
+    assert_eq!(PenteMinimax::depth_for(2.9), 1);
 }
 
 #[test]
 fn minimax_takes_a_five_and_blocks_one() {
-    let mut agent = MinimaxAgent::new(1);
+    let mut agent = PenteMinimax::new(1);
     let clock = Clock { own_remaining: 10.0, opponent_remaining: 10.0 };
     let pos = pente_common::drawn(Color::Black, 0, 0, "10F", "wbbbb.\n......\n.www..");
     assert_eq!(agent.choose(&pos, &clock).mv, cell("10L"));

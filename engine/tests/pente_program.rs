@@ -4,7 +4,7 @@
 
 use crate::programs::{Run, assert_rejects_input, output_line, run_in, temp_dir};
 use engine::pente::Cell;
-use engine::pente::io::parse_input;
+use engine::protocol::pente::parse_input;
 use std::path::Path;
 use std::time::Duration;
 

@@ -4,8 +4,8 @@
 use crate::pente_common;
 
 use engine::game::{Color, Game};
-use engine::pente::io::{input_text, parse_input};
-use engine::pente::{Cell, Position};
+use engine::pente::{Cell, PentePosition};
+use engine::protocol::pente::{input_text, parse_input};
 use pente_common::{cell, drawn};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -113,7 +113,7 @@ fn captures_in_each_of_the_eight_directions() {
     for (dl, dc) in rays {
         let c = |k: isize| Cell::at((9 + k * dl) as usize, (9 + k * dc) as usize);
         let stones = [(c(1), Color::White), (c(2), Color::White), (c(3), Color::Black)];
-        let mut pos = Position::from_stones(&stones, Color::Black, 0, 0);
+        let mut pos = PentePosition::from_stones(&stones, Color::Black, 0, 0);
         pos.make(Cell::CENTRE);
         assert_eq!(pos.captured(Color::Black), 2, "direction {dl},{dc}");
         assert!(pos.is_empty(c(1)) && pos.is_empty(c(2)));
@@ -201,7 +201,7 @@ fn ten_captured_stones_win() {
 
 #[test]
 fn opening_rule() {
-    let pos = Position::new();
+    let pos = PentePosition::new();
     assert_eq!(pos.to_move(), Color::White, "White opens");
     assert_eq!(&pos.legal_moves()[..], &[Cell::CENTRE]);
     assert!(!pos.is_legal(cell("10L")));
@@ -225,7 +225,7 @@ fn opening_rule() {
 fn make_unmake_is_exact_over_random_games() {
     let mut rng = ChaCha8Rng::seed_from_u64(561);
     for _ in 0..20 {
-        let mut pos = Position::new();
+        let mut pos = PentePosition::new();
         let mut stack = Vec::new();
         while !pos.is_terminal() && stack.len() < 200 {
             let moves = pos.legal_moves();

@@ -9,7 +9,7 @@ use engine::cputime::CpuClock;
 use engine::game::{Color, Game};
 use engine::pente::search::quick_move;
 use engine::pente::threats::{Vcf, defences, wins};
-use engine::pente::{MinimaxAgent, PenteEngine, Position};
+use engine::pente::{PenteEngine, PenteMinimax, PentePosition};
 use engine::search::EngineConfig;
 use pente_common::{cell, drawn};
 use std::time::Duration;
@@ -22,14 +22,14 @@ fn small_engine() -> PenteEngine {
     PenteEngine::new(EngineConfig { tt_mb: 4, ..EngineConfig::default() }).expect("compiled-in weights")
 }
 
-fn engine_move(pos: &Position, clock: &Clock) -> engine::pente::Cell {
+fn engine_move(pos: &PentePosition, clock: &Clock) -> engine::pente::Cell {
     let mv = small_engine().choose(pos, clock).mv;
     assert!(pos.is_legal(mv), "{mv} is not legal");
     mv
 }
 
 /// Black has a closed four (completes on 10L); White has one too (on 5E).
-fn both_have_fours() -> Position {
+fn both_have_fours() -> PentePosition {
     let picture = "
         wbbbb...
         ........
@@ -103,7 +103,7 @@ fn answers_a_four_by_capturing_out_of_it() {
 
 /// A VCF for Black: 11L makes a diagonal four (White must answer on 10M),
 /// then 10L makes two fours at once (column L and row 10).
-fn vcf_position() -> Position {
+fn vcf_position() -> PentePosition {
     let picture = "
         .w......
         ..b..w..
@@ -134,7 +134,7 @@ fn finds_a_vcf_and_wins_with_it() {
     // The engine plays a winning line against the minimax reference.
     let mut game = pos.clone();
     let mut engine = small_engine();
-    let mut minimax = MinimaxAgent::new(3);
+    let mut minimax = PenteMinimax::new(3);
     for _ in 0..12 {
         if game.is_terminal() {
             break;
@@ -156,7 +156,7 @@ fn no_vcf_when_the_defender_wins_by_capture() {
     // (flanked by 14L) and win, so Black's fours elsewhere prove nothing.
     let base = vcf_position();
     let stones: Vec<_> = engine::pente::Cell::all().filter_map(|c| base.stone_at(c).map(|s| (c, s))).collect();
-    let mut pos = Position::from_stones(&stones, Color::Black, 8, 0);
+    let mut pos = PentePosition::from_stones(&stones, Color::Black, 8, 0);
     assert_eq!(&wins(&pos, Color::White)[..], &[cell("11L")]);
     assert_eq!(Vcf::new(1_000_000, Duration::from_secs(10), &CpuClock::Thread).find(&mut pos, 8), None);
     // The only defence, 11L, is also the start of Black's win.
@@ -165,7 +165,7 @@ fn no_vcf_when_the_defender_wins_by_capture() {
     // lost, and still plays a legal move.
     let mut more = stones.clone();
     more.extend([(cell("9A"), Color::White), (cell("9B"), Color::Black), (cell("9C"), Color::Black)]);
-    let lost = Position::from_stones(&more, Color::Black, 8, 0);
+    let lost = PentePosition::from_stones(&more, Color::Black, 8, 0);
     assert_eq!(wins(&lost, Color::White).len(), 2);
     engine_move(&lost, &TEN_SECONDS);
     engine_move(&lost, &HUNDREDTH);
@@ -173,7 +173,7 @@ fn no_vcf_when_the_defender_wins_by_capture() {
 
 #[test]
 fn quick_move_is_legal_on_an_empty_board_and_at_the_opening() {
-    let pos = Position::new();
+    let pos = PentePosition::new();
     assert_eq!(quick_move(&pos), engine::pente::Cell::CENTRE);
     let mut pos = pos;
     pos.make(engine::pente::Cell::CENTRE);

@@ -7,7 +7,7 @@
 //! idles is stopped by a wall-clock backstop. A calibrate program, if given,
 //! runs once per run.
 
-use crate::player::{Answer, Failure, Forfeit, Played};
+use crate::answer::{Answer, Failure, Forfeit, Played};
 use crate::protocol::GameProtocol;
 use engine::agent::{Clock, Decision, parse_played_line};
 use engine::game::Game;
@@ -19,12 +19,7 @@ use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-/// The file an agent reads.
-pub const INPUT_FILE: &str = "input.txt";
-/// The file an agent writes.
-pub const OUTPUT_FILE: &str = "output.txt";
-/// The file a calibrate program writes, copied into every game folder.
-pub const CALIBRATION_FILE: &str = "calibration.txt";
+pub use engine::protocol::{CALIBRATION_FILE, INPUT_FILE, OUTPUT_FILE};
 /// Where an agent's stderr goes, in its game folder.
 pub const STDERR_FILE: &str = "stderr.txt";
 /// Every finished game's stderr, appended in the agent's home folder (one

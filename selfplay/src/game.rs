@@ -4,7 +4,8 @@
 //! malformed output, illegal move) or at the game's end, scored by the
 //! protocol's rules.
 
-use crate::player::{Answer, Failure, Forfeit, Seat};
+use crate::answer::{Answer, Failure, Forfeit};
+use crate::player::Seat;
 use crate::protocol::GameProtocol;
 use crate::record::{GameRecord, PositionRecord};
 use engine::agent::{Clock, Decision};

@@ -6,7 +6,8 @@
 //! Module map (dependencies run downwards):
 //! - [`run`]: schedule, worker threads, the single writer, progress, report, merge;
 //! - [`game`]: the match loop of one game;
-//! - [`player`] and [`external`]: player specs, in-process and external seats;
+//! - [`player`]: player specs and seats; [`external`]: the external seat;
+//! - [`answer`]: what a seat answers (a move with its CPU time, or a forfeit);
 //! - [`protocol`]: the game-specific part ([`protocol::GameProtocol`]);
 //! - [`record`]: the CSV files and resume; [`stats`]: Elo, LOS, SPRT.
 //!
@@ -55,6 +56,7 @@
 //! players, schedule, games, seed, openings, tc, sampling, shard), threads,
 //! SPRT, the engine version and the column lists.
 
+pub mod answer;
 pub mod external;
 pub mod game;
 pub mod player;

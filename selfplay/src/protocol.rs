@@ -9,9 +9,10 @@
 use engine::agent::{Agent, Clock, RandomAgent};
 use engine::game::{Color, Game};
 use engine::pente;
-use engine::reference::MinimaxAgent;
-use engine::reversi::{Geometry, Move, Position, Variant, disc_char};
-use engine::search::{EngineConfig, ReversiEngine};
+use engine::protocol::{self, duo};
+use engine::reference::ReversiMinimax;
+use engine::reversi::{Geometry, Move, Position, ReversiEngine, Variant, disc_char};
+use engine::search::EngineConfig;
 
 /// Separator between the side letter and the board rows in the flattened
 /// position form (`X/..../.OX./.XO./....`).
@@ -150,34 +151,11 @@ impl<G: Geometry> GameProtocol for ReversiProtocol<G> {
     }
 
     fn input_file(&self, state: &Position<G>, clock: &Clock) -> String {
-        let mut text = String::with_capacity(G::CELLS + G::N + 40);
-        text.push(disc_char(state.to_move()));
-        text.push('\n');
-        // `{}` prints the shortest text that reads back as the same double
-        // (`300` for 300.0), as the handout's example shows.
-        text.push_str(&format!("{} {}\n", clock.own_remaining, clock.opponent_remaining));
-        for row in state.rows() {
-            text.push_str(&row);
-            text.push('\n');
-        }
-        text
+        duo::input_text(state, clock.own_remaining, clock.opponent_remaining)
     }
 
     fn parse_output(&self, text: &str) -> Result<Move<G>, String> {
-        let mut lines = text.split('\n');
-        let first = lines.next().unwrap_or("");
-        if lines.any(|l| !l.trim().is_empty()) {
-            return Err("expected one line holding the move, found more".into());
-        }
-        match Move::<G>::parse(first) {
-            Some(mv) if !mv.is_pass() => Ok(mv),
-            _ => Err(format!(
-                "expected a move like `c3` (column a-{}, row 1-{}), found `{}`",
-                engine::reversi::COLUMN_LETTERS[G::N - 1] as char,
-                G::N,
-                first.escape_debug()
-            )),
-        }
+        duo::parse_output(text)
     }
 
     fn outcome(&self, state: &Position<G>, time_left: [f64; 2]) -> Outcome {
@@ -197,7 +175,7 @@ impl<G: Geometry> GameProtocol for ReversiProtocol<G> {
     }
 
     fn minimax(&self, _seed: u64) -> Box<dyn Agent<Position<G>>> {
-        Box::new(MinimaxAgent::<G>::new())
+        Box::new(ReversiMinimax::<G>::new())
     }
 }
 
@@ -221,14 +199,14 @@ impl PenteProtocol {
 }
 
 impl GameProtocol for PenteProtocol {
-    type State = pente::Position;
+    type State = pente::PentePosition;
 
     fn variant(&self) -> String {
         GameChoice::PENTE.to_string()
     }
 
-    fn start(&self) -> pente::Position {
-        pente::Position::new()
+    fn start(&self) -> pente::PentePosition {
+        pente::PentePosition::new()
     }
 
     fn side_letter(&self, color: Color) -> char {
@@ -238,8 +216,8 @@ impl GameProtocol for PenteProtocol {
         }
     }
 
-    fn flatten(&self, state: &pente::Position) -> String {
-        let board = pente::io::board_text(state);
+    fn flatten(&self, state: &pente::PentePosition) -> String {
+        let board = protocol::pente::board_text(state);
         let mut text = format!(
             "{}{ROW_SEPARATOR}{},{}",
             self.side_letter(state.to_move()),
@@ -255,7 +233,7 @@ impl GameProtocol for PenteProtocol {
 
     /// Reads the form through the `input.txt` parser (one set of board
     /// checks), then maps its line numbers back to fields.
-    fn parse_flat(&self, text: &str) -> Result<pente::Position, String> {
+    fn parse_flat(&self, text: &str) -> Result<pente::PentePosition, String> {
         let fields: Vec<&str> = text.trim().split(ROW_SEPARATOR).collect();
         if fields.len() != Self::FLAT_FIELDS {
             return Err(format!(
@@ -270,7 +248,7 @@ impl GameProtocol for PenteProtocol {
             other => return Err(format!("field 1: expected the side letter w or b, found {other:?}")),
         };
         let input = format!("{color}\n1\n{}\n", fields[1..].join("\n"));
-        let parsed = pente::io::parse_input(&input).map_err(|e| {
+        let parsed = protocol::pente::parse_input(&input).map_err(|e| {
             let field = if e.line > Self::INPUT_TIME_LINE { e.line - 1 } else { e.line };
             format!("field {field}: {}", e.message)
         })?;
@@ -290,47 +268,21 @@ impl GameProtocol for PenteProtocol {
     /// The handout's `input.txt`: colour, the mover's seconds left (only its
     /// own clock: the handout has no line for the opponent's), captured
     /// stones `white,black`, the 19 board lines.
-    fn input_file(&self, state: &pente::Position, clock: &Clock) -> String {
-        let color = match state.to_move() {
-            Color::White => "WHITE",
-            Color::Black => "BLACK",
-        };
-        // `{}` prints the shortest text that reads back as the same double, so
-        // a small positive time never rounds to `0.00`.
-        format!(
-            "{color}\n{}\n{},{}\n{}",
-            clock.own_remaining,
-            state.captured(Color::White),
-            state.captured(Color::Black),
-            pente::io::board_text(state)
-        )
+    fn input_file(&self, state: &pente::PentePosition, clock: &Clock) -> String {
+        protocol::pente::input_text(state, clock.own_remaining)
     }
 
-    /// One line holding a cell exactly as the handout writes it (`9N`:
-    /// row 1-19, then an uppercase column letter).
     fn parse_output(&self, text: &str) -> Result<pente::Cell, String> {
-        let mut lines = text.split('\n');
-        let first = lines.next().unwrap_or("");
-        if lines.any(|l| !l.trim().is_empty()) {
-            return Err("expected one line holding the move, found more".into());
-        }
-        match pente::Cell::parse(first) {
-            Some(cell) if cell.to_string() == first => Ok(cell),
-            _ => Err(format!(
-                "expected a move like `9N` (row 1-{}, then a column letter A-T without I), found `{}`",
-                pente::board::SIZE,
-                first.escape_debug()
-            )),
-        }
+        protocol::pente::parse_output(text)
     }
 
     /// By the full rules: any empty cell (White's first two stones as the
     /// opening rule says), not only the candidates `legal_moves` lists.
-    fn is_legal(&self, state: &pente::Position, mv: pente::Cell) -> bool {
+    fn is_legal(&self, state: &pente::PentePosition, mv: pente::Cell) -> bool {
         state.is_legal(mv)
     }
 
-    fn outcome(&self, state: &pente::Position, time_left: [f64; 2]) -> Outcome {
+    fn outcome(&self, state: &pente::PentePosition, time_left: [f64; 2]) -> Outcome {
         let counts = [state.captured(Color::Black), state.captured(Color::White)];
         let score = state.final_score();
         let [black, white] = time_left;
@@ -346,15 +298,15 @@ impl GameProtocol for PenteProtocol {
         Outcome { winner, score, counts, tiebreak: level && winner.is_some() }
     }
 
-    fn engine(&self, config: EngineConfig) -> Result<Box<dyn Agent<pente::Position>>, String> {
+    fn engine(&self, config: EngineConfig) -> Result<Box<dyn Agent<pente::PentePosition>>, String> {
         Ok(Box::new(pente::PenteEngine::new(config)?))
     }
 
-    fn minimax(&self, seed: u64) -> Box<dyn Agent<pente::Position>> {
-        Box::new(pente::MinimaxAgent::new(seed))
+    fn minimax(&self, seed: u64) -> Box<dyn Agent<pente::PentePosition>> {
+        Box::new(pente::PenteMinimax::new(seed))
     }
 
-    fn random(&self, seed: u64) -> Box<dyn Agent<pente::Position>> {
+    fn random(&self, seed: u64) -> Box<dyn Agent<pente::PentePosition>> {
         Box::new(pente::NearRandomAgent::new(seed))
     }
 }
@@ -419,14 +371,14 @@ mod tests {
 
     /// The handout's example: White on 10K, 10N, 12K, Black on 11L, 10M,
     /// Black to move.
-    fn handout_position() -> pente::Position {
+    fn handout_position() -> pente::PentePosition {
         let cell = |t: &str| pente::Cell::parse(t).unwrap();
         let stones = [("10K", Color::White), ("10N", Color::White), ("12K", Color::White)]
             .into_iter()
             .chain([("11L", Color::Black), ("10M", Color::Black)])
             .map(|(t, c)| (cell(t), c))
             .collect::<Vec<_>>();
-        pente::Position::from_stones(&stones, Color::Black, 0, 0)
+        pente::PentePosition::from_stones(&stones, Color::Black, 0, 0)
     }
 
     #[test]
@@ -452,12 +404,12 @@ mod tests {
         assert_eq!(lines[3 + 19 - 11], "..........b........");
         assert_eq!(lines[3 + 19 - 10], ".........w.bw......");
         assert!(text.ends_with(".\n") && !text.contains('\r'));
-        let read = pente::io::parse_input(&text).unwrap();
+        let read = protocol::pente::parse_input(&text).unwrap();
         assert_eq!((read.color, read.time_left), (Color::Black, 100.0));
         assert_eq!(read.position, pos);
         // A sliver of time stays positive in the file.
         let tiny = p.input_file(&pos, &Clock { own_remaining: 0.004, opponent_remaining: 1.0 });
-        assert_eq!(pente::io::parse_input(&tiny).unwrap().time_left, 0.004);
+        assert_eq!(protocol::pente::parse_input(&tiny).unwrap().time_left, 0.004);
     }
 
     #[test]
@@ -476,7 +428,7 @@ mod tests {
                 let flat = p.flatten(&pos);
                 assert_eq!(p.parse_flat(&flat).unwrap(), pos, "{flat}");
                 captures_seen |= pos.captured(Color::White) + pos.captured(Color::Black) > 0;
-                let mv = Agent::<pente::Position>::choose(&mut agent, &pos, &Clock::UNLIMITED).mv;
+                let mv = Agent::<pente::PentePosition>::choose(&mut agent, &pos, &Clock::UNLIMITED).mv;
                 pos.make(mv);
             }
         }

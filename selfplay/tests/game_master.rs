@@ -4,7 +4,7 @@
 
 use engine::agent::{Agent, Clock, RandomAgent};
 use engine::game::{Color, Game};
-use engine::reference::MinimaxAgent;
+use engine::reference::ReversiMinimax;
 use engine::reversi::{Position, Size4, Size12, Variant};
 use selfplay::game::{GameSetup, play_game};
 use selfplay::player::{PlayerSpec, Seat};
@@ -61,7 +61,7 @@ fn play<P: GameProtocol>(
 fn game_with_a_pass() -> (Vec<String>, Position<Size4>) {
     for seed in 0..500 {
         let mut x = RandomAgent::new(seed);
-        let mut o = MinimaxAgent::<Size4>::new();
+        let mut o = ReversiMinimax::<Size4>::new();
         let mut pos: Position<Size4> = Variant::Tiny4.start();
         let (mut moves, mut x_passed) = (Vec::new(), false);
         while !pos.is_terminal() {

@@ -3,7 +3,7 @@
 //! protocol: legal play by the full rules, and forfeits.
 
 use engine::game::{Color, Game};
-use engine::pente::{Cell, Position};
+use engine::pente::{Cell, PentePosition};
 use selfplay::game::{GameSetup, play_game};
 use selfplay::player::{PlayerSpec, Seat};
 use selfplay::protocol::{GameProtocol, PenteProtocol};
@@ -149,7 +149,7 @@ const FIRST_EMPTY: &str = r#"awk -v cols=ABCDEFGHJKLMNOPQRST 'NR >= 4 && NR <= 2
 
 /// The opening the external games start from: White 10K, Black 11L, White
 /// 10N (distance 3 from the centre), Black 9M.
-fn opening() -> Position {
+fn opening() -> PentePosition {
     let mut pos = PenteProtocol.start();
     for mv in ["10K", "11L", "10N", "9M"] {
         let cell = Cell::parse(mv).unwrap();

@@ -129,10 +129,7 @@ impl Inverted {
 
 /// A fixed, well-mixed hash of a game key: decides the train/validation split.
 pub const fn mix(key: u64) -> u64 {
-    let mut z = key.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
+    engine::mix::splitmix64(key)
 }
 
 #[cfg(test)]

@@ -52,8 +52,8 @@ mod tests {
     use engine::agent::{Agent, Clock};
     use engine::eval::Evaluator;
     use engine::game::Game;
-    use engine::pente::eval::PatternEval;
-    use engine::pente::{NearRandomAgent, Position};
+    use engine::pente::eval::PenteEval;
+    use engine::pente::{NearRandomAgent, PentePosition};
 
     #[test]
     fn features_times_weights_is_the_engine_evaluation() {
@@ -64,11 +64,11 @@ mod tests {
         }
         for set in [WeightSet::compiled(WeightKey::Pente), set] {
             let model = PenteModel::new(set.clone());
-            let eval = PatternEval::with_weights(&set).unwrap();
+            let eval = PenteEval::with_weights(&set).unwrap();
             let weights = model.weights();
             for seed in 0..3 {
                 let mut agent = NearRandomAgent::new(seed);
-                let mut pos = Position::new();
+                let mut pos = PentePosition::new();
                 for ply in 0..40 {
                     let flat = PenteProtocol.flatten(&pos);
                     let sum = model.linear_eval(&weights, &flat).unwrap();
@@ -88,7 +88,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("tuner-pente-bad-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("positions.csv");
-        let good = PenteProtocol.flatten(&Position::new());
+        let good = PenteProtocol.flatten(&PentePosition::new());
         let bad = good.replacen("w/0,0", "w/0,x", 1);
         let rows = format!(
             "game,ply,side,board,score,depth,result,disc_diff\n0,0,w,\"{good}\",,,1,1\n0,1,w,\"{bad}\",,,1,1\n"

@@ -4,8 +4,9 @@
 use clap::Parser;
 use engine::eval::PatternEval;
 use engine::eval::SCORE_PER_DISC;
+use engine::reversi::ffo;
 use engine::reversi::{Size8, Variant};
-use engine::search::{Limits, Searcher, ffo};
+use engine::search::{Limits, Searcher};
 use std::path::PathBuf;
 use std::process::ExitCode;
 

@@ -7,13 +7,12 @@
 use engine::agent::{Agent, Clock, played_line};
 use engine::cputime::process_cpu_time;
 use engine::pente::PenteEngine;
-use engine::pente::io::{output_text, parse_input};
 use engine::pente::search::{PANIC_SECONDS, quick_move};
+use engine::protocol::pente::{output_text, parse_input};
 use engine::search::{EngineConfig, SearchParams};
 use std::process::ExitCode;
 
-const INPUT: &str = "input.txt";
-const OUTPUT: &str = "output.txt";
+use engine::protocol::{INPUT_FILE as INPUT, OUTPUT_FILE as OUTPUT};
 
 fn main() -> ExitCode {
     let params = match SearchParams::from_args(std::env::args().skip(1)) {

@@ -7,17 +7,16 @@
 use engine::agent::{Agent, Clock};
 use engine::bitboard::BitSet;
 use engine::game::{Color, Game};
+use engine::reversi::ReversiEngine;
 use engine::reversi::{Geometry, Move, Size8, Variant};
-use engine::search::{EngineConfig, ReversiEngine};
+use engine::search::EngineConfig;
 use engine::textbook::positional::{Board8, Positional};
 use engine::textbook::{INFINITY, Observer, Visit, alpha_beta, minimax};
 use std::fmt::Write as _;
 use std::process::ExitCode;
 
-/// The file read from the current folder.
-const INPUT: &str = "input.txt";
-/// The file written to the current folder.
-const OUTPUT: &str = "output.txt";
+use engine::protocol::{INPUT_FILE as INPUT, OUTPUT_FILE as OUTPUT};
+
 /// CPU seconds the strong engine may use for the competition move.
 const COMPETITION_MOVE_TIME: f64 = 1.5;
 /// Board side.

@@ -12,9 +12,10 @@ use clap::Parser;
 use engine::agent::{Agent, Clock, RandomAgent};
 use engine::bitboard::BitSet;
 use engine::game::{Color, Game};
+use engine::reversi::ReversiEngine;
 use engine::reversi::{COLUMN_LETTERS, Geometry, Move, Position, Variant};
-use engine::search::{EngineConfig, ReversiEngine};
-use engine::textbook::{AlphaBetaAgent, HMinimaxAgent, Heuristic, MinimaxAgent, SearchLimit};
+use engine::search::EngineConfig;
+use engine::textbook::{AlphaBetaAgent, HMinimaxAgent, Heuristic, PerfectMinimax, SearchLimit};
 use engine::with_geometry;
 use std::io::{BufRead, IsTerminal, Write};
 use std::process::ExitCode;
@@ -368,7 +369,7 @@ fn make_agent<G: Geometry>(setup: &Setup, args: &Args) -> Result<Box<dyn Agent<P
                 .unwrap_or_else(|| SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64));
             Box::new(RandomAgent::new(seed))
         }
-        Opponent::Minimax => Box::new(MinimaxAgent),
+        Opponent::Minimax => Box::new(PerfectMinimax),
         Opponent::AlphaBeta => Box::new(AlphaBetaAgent),
         Opponent::HMinimax(limit) => Box::new(HMinimaxAgent::new(Heuristic, limit)),
         Opponent::Engine => {

@@ -9,7 +9,7 @@
 use engine::bitboard::BitSet;
 use engine::game::{Color, Game};
 use engine::reversi::{Geometry, Position, Size4, Variant};
-use engine::textbook::{Outcome, WinLossDraw, alpha_beta, minimax};
+use engine::textbook::{TextbookResult, WinLossDraw, alpha_beta, minimax};
 use std::process::ExitCode;
 
 type Board = Position<Size4>;
@@ -89,8 +89,9 @@ fn board_string(board: &Board) -> String {
 /// The lines the program prints for `flag` on `board`.
 fn run(flag: Flag, board: &Board) -> Vec<String> {
     let problem = WinLossDraw { max: Color::Black };
-    let value_and_calls = |outcome: Outcome<_>| vec![outcome.value.to_string(), outcome.calls.to_string()];
-    let chosen = |outcome: Outcome<_>| outcome.best.map(|mv| board_string(&board.result(mv))).into_iter().collect();
+    let value_and_calls = |outcome: TextbookResult<_>| vec![outcome.value.to_string(), outcome.calls.to_string()];
+    let chosen =
+        |outcome: TextbookResult<_>| outcome.best.map(|mv| board_string(&board.result(mv))).into_iter().collect();
     match flag {
         Flag::Successors => board.legal_moves().iter().map(|&mv| board_string(&board.result(mv))).collect(),
         Flag::Terminal if board.is_terminal() => vec![board.final_score().signum().to_string()],

@@ -4,8 +4,9 @@
 
 use clap::Parser;
 use engine::game::Game;
+use engine::reversi::ReversiEngine;
 use engine::reversi::{Geometry, Position, Variant};
-use engine::search::{EngineConfig, Limits, ReversiEngine, TimePlan};
+use engine::search::{EngineConfig, Limits, TimePlan};
 use engine::with_geometry;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;

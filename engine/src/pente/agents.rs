@@ -1,9 +1,9 @@
 //! Pente players: the competition engine ([`PenteEngine`], the shared
 //! search with the Pente evaluation), and the two reference agents the
-//! graders use ([`NearRandomAgent`], [`MinimaxAgent`]).
+//! graders use ([`NearRandomAgent`], [`PenteMinimax`]).
 
-use super::board::{Cell, Moves, Position};
-use super::eval::PatternEval;
+use super::board::{Cell, Moves, PentePosition};
+use super::eval::PenteEval;
 use crate::agent::{Agent, Clock, Decision};
 use crate::eval::Evaluator;
 use crate::game::Game;
@@ -13,9 +13,9 @@ use rand_chacha::ChaCha8Rng;
 
 /// The competition engine: the shared search (threat checks, VCF, then
 /// iterative deepening PVS) with the Pente pattern evaluation.
-pub type PenteEngine = Engine<Position, PatternEval>;
+pub type PenteEngine = Engine<PentePosition, PenteEval>;
 
-impl Engine<Position, PatternEval> {
+impl Engine<PentePosition, PenteEval> {
     /// An engine with `config`: the compiled-in weights, or the tuner's
     /// weights file `config.weights`; fails when that file cannot be used.
     pub fn new(config: EngineConfig) -> Result<Self, String> {
@@ -23,8 +23,8 @@ impl Engine<Position, PatternEval> {
             return Err(format!("the {} evaluation plays Reversi only", config.evaluation.name()));
         }
         let eval = match &config.weights {
-            Some(path) => PatternEval::from_file(path)?,
-            None => PatternEval::default(),
+            Some(path) => PenteEval::from_file(path)?,
+            None => PenteEval::default(),
         };
         Ok(Engine::with_evaluator("pente-engine".into(), Box::new(eval), config))
     }
@@ -46,7 +46,7 @@ impl NearRandomAgent {
 }
 
 /// Empty cells next to a stone (Chebyshev distance 1) that are legal.
-pub fn adjacent_moves(pos: &Position) -> Moves {
+pub fn adjacent_moves(pos: &PentePosition) -> Moves {
     let has_neighbour =
         |c: Cell| (-1..=1isize).any(|dl| (-1..=1isize).any(|dc| (dl, dc) != (0, 0) && pos.occupied_at(c, dl, dc)));
     let mut moves: Moves = pos.candidates().filter(|&c| has_neighbour(c) && pos.is_legal(c)).collect();
@@ -56,12 +56,12 @@ pub fn adjacent_moves(pos: &Position) -> Moves {
     moves
 }
 
-impl Agent<Position> for NearRandomAgent {
+impl Agent<PentePosition> for NearRandomAgent {
     fn name(&self) -> String {
         "random".into()
     }
 
-    fn choose(&mut self, state: &Position, _clock: &Clock) -> Decision<Cell> {
+    fn choose(&mut self, state: &PentePosition, _clock: &Clock) -> Decision<Cell> {
         let moves = if state.is_first_white_stone() { state.legal_moves() } else { adjacent_moves(state) };
         Decision::just(moves[self.rng.random_range(0..moves.len())])
     }
@@ -71,8 +71,8 @@ impl Agent<Position> for NearRandomAgent {
 /// moves with the pattern evaluation, depth 3 with more than 50 s left, 1
 /// with less than 3 s, 2 otherwise; ties broken at random.
 #[derive(Clone, Debug)]
-pub struct MinimaxAgent {
-    eval: PatternEval,
+pub struct PenteMinimax {
+    eval: PenteEval,
     rng: ChaCha8Rng,
     nodes: u64,
 }
@@ -84,10 +84,10 @@ const SHALLOW_BELOW: f64 = 3.0;
 const DEEP: u32 = 3;
 const NORMAL: u32 = 2;
 
-impl MinimaxAgent {
+impl PenteMinimax {
     /// A minimax agent whose tie-breaks are fixed by `seed`.
     pub fn new(seed: u64) -> Self {
-        MinimaxAgent { eval: PatternEval::default(), rng: ChaCha8Rng::seed_from_u64(seed), nodes: 0 }
+        PenteMinimax { eval: PenteEval::default(), rng: ChaCha8Rng::seed_from_u64(seed), nodes: 0 }
     }
 
     /// The depth the agent searches with `remaining` seconds left.
@@ -101,7 +101,7 @@ impl MinimaxAgent {
         }
     }
 
-    fn negamax(&mut self, pos: &mut Position, depth: u32, ply: u32) -> i32 {
+    fn negamax(&mut self, pos: &mut PentePosition, depth: u32, ply: u32) -> i32 {
         self.nodes += 1;
         if pos.winner().is_some() {
             return -won_in(ply);
@@ -122,12 +122,12 @@ impl MinimaxAgent {
     }
 }
 
-impl Agent<Position> for MinimaxAgent {
+impl Agent<PentePosition> for PenteMinimax {
     fn name(&self) -> String {
         "minimax".into()
     }
 
-    fn choose(&mut self, state: &Position, clock: &Clock) -> Decision<Cell> {
+    fn choose(&mut self, state: &PentePosition, clock: &Clock) -> Decision<Cell> {
         self.nodes = 0;
         let depth = Self::depth_for(clock.own_remaining);
         let mut pos = state.clone();

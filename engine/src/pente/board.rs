@@ -12,6 +12,7 @@
 
 use crate::bitboard::Bits;
 use crate::game::{Color, Game, MoveList};
+use crate::mix::splitmix64;
 use std::fmt;
 
 /// Cells along one side of the board.
@@ -158,14 +159,6 @@ impl fmt::Debug for Cell {
     }
 }
 
-/// SplitMix64 finaliser: a fixed, well-mixed key stream.
-const fn splitmix64(x: u64) -> u64 {
-    let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
-
 /// Largest captured-pair count that gets its own hash key.
 const MAX_HASHED_PAIRS: usize = 15;
 /// Zobrist keys: one per (colour, padded cell).
@@ -222,7 +215,7 @@ pub type Moves = MoveList<Cell, BOARD_CELLS>;
 /// A Pente position: stones, captured counts, side to move, and the
 /// incrementally kept line keys and candidate cells.
 #[derive(Clone)]
-pub struct Position {
+pub struct PentePosition {
     cells: [Stone; CELLS],
     keys: [[LineKey; 4]; CELLS],
     /// Stones within [`CANDIDATE_RADIUS`] of each cell.
@@ -239,7 +232,7 @@ pub struct Position {
     winner: Option<Color>,
 }
 
-impl fmt::Debug for Position {
+impl fmt::Debug for PentePosition {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
@@ -263,20 +256,20 @@ impl fmt::Debug for Position {
     }
 }
 
-impl Default for Position {
+impl Default for PentePosition {
     fn default() -> Self {
-        Position::new()
+        PentePosition::new()
     }
 }
 
-impl Position {
+impl PentePosition {
     /// The empty board, White to move.
-    pub fn new() -> Position {
+    pub fn new() -> PentePosition {
         let mut cells = [WALL; CELLS];
         for cell in Cell::all() {
             cells[cell.index()] = EMPTY;
         }
-        let mut pos = Position {
+        let mut pos = PentePosition {
             cells,
             keys: [[0; 4]; CELLS],
             near: [0; CELLS],
@@ -304,8 +297,8 @@ impl Position {
         to_move: Color,
         captured_by_white: u32,
         captured_by_black: u32,
-    ) -> Position {
-        let mut pos = Position::new();
+    ) -> PentePosition {
+        let mut pos = PentePosition::new();
         for &(cell, color) in stones {
             if pos.cells[cell.index()] == EMPTY {
                 pos.put(cell, color);
@@ -507,7 +500,7 @@ impl Position {
     }
 }
 
-impl Game for Position {
+impl Game for PentePosition {
     type Move = Cell;
     type Undo = Undo;
     type Moves = Moves;
@@ -607,7 +600,7 @@ impl Game for Position {
     }
 }
 
-impl PartialEq for Position {
+impl PartialEq for PentePosition {
     fn eq(&self, other: &Self) -> bool {
         self.cells == other.cells
             && self.keys == other.keys
@@ -622,10 +615,10 @@ impl PartialEq for Position {
     }
 }
 
-impl Position {
+impl PentePosition {
     /// Checks every incremental field against a recomputation (for tests).
     pub fn check_consistency(&self) -> Result<(), String> {
-        let fresh = Position::from_stones(
+        let fresh = PentePosition::from_stones(
             &Cell::all().filter_map(|c| self.stone_at(c).map(|s| (c, s))).collect::<Vec<_>>(),
             self.to_move,
             self.captured(Color::White),

@@ -13,7 +13,7 @@
 //! evaluation is linear in them: [`features`] gives the counts each weight
 //! is multiplied by.
 
-use super::board::Position;
+use super::board::PentePosition;
 use super::pattern::{SHAPES, patterns};
 use crate::eval::layout::{Bounds, Layout};
 use crate::eval::{Evaluator, WeightKey, WeightSet};
@@ -126,7 +126,7 @@ const fn captured_entry(stones: u32) -> usize {
 /// [`layout`], multiplicity) such that the evaluation is
 /// `Σ weight[index] * multiplicity` (entries may repeat; zero
 /// multiplicities are left out).
-pub fn features(pos: &Position, out: &mut Vec<(usize, i32)>) {
+pub fn features(pos: &PentePosition, out: &mut Vec<(usize, i32)>) {
     out.clear();
     let layout = layout();
     let at = |table: usize, entry: usize| layout.index(0, table, entry);
@@ -152,15 +152,15 @@ pub fn features(pos: &Position, out: &mut Vec<(usize, i32)>) {
 
 /// The pattern evaluator.
 #[derive(Clone, Debug, Default)]
-pub struct PatternEval {
+pub struct PenteEval {
     /// The weights in use.
     pub weights: Weights,
 }
 
-impl PatternEval {
+impl PenteEval {
     /// The evaluation with the weights of `set` (a valid Pente set).
     pub fn with_weights(set: &WeightSet) -> Result<Self, String> {
-        Ok(PatternEval { weights: Weights::from_set(set)? })
+        Ok(PenteEval { weights: Weights::from_set(set)? })
     }
 
     /// The evaluation with the weights file at `path`; errors name the file.
@@ -175,8 +175,8 @@ impl PatternEval {
     }
 }
 
-impl Evaluator<Position> for PatternEval {
-    fn evaluate(&self, pos: &Position) -> i32 {
+impl Evaluator<PentePosition> for PenteEval {
+    fn evaluate(&self, pos: &PentePosition) -> i32 {
         let me = pos.to_move();
         let opp = me.opponent();
         let w = &self.weights;
@@ -201,11 +201,11 @@ mod tests {
     use rand_chacha::ChaCha8Rng;
 
     /// Positions of a few seeded games between random candidate moves.
-    fn seeded_positions(games: u64, plies: usize) -> Vec<Position> {
+    fn seeded_positions(games: u64, plies: usize) -> Vec<PentePosition> {
         let mut out = Vec::new();
         for seed in 0..games {
             let mut rng = ChaCha8Rng::seed_from_u64(seed);
-            let mut pos = Position::new();
+            let mut pos = PentePosition::new();
             for _ in 0..plies {
                 out.push(pos.clone());
                 if pos.is_terminal() {
@@ -243,11 +243,11 @@ mod tests {
         let mut set = WeightSet::compiled(WeightKey::Pente);
         // Distinct values per entry as well as the compiled ones, so that a
         // wrong index shows.
-        let compiled = PatternEval::default();
+        let compiled = PenteEval::default();
         for (i, v) in set.values.iter_mut().enumerate() {
             *v = (17 + 31 * i as i16) % 900;
         }
-        let varied = PatternEval::with_weights(&set).unwrap();
+        let varied = PenteEval::with_weights(&set).unwrap();
         let mut feats = Vec::new();
         for pos in seeded_positions(4, 40) {
             features(&pos, &mut feats);
@@ -270,13 +270,13 @@ mod tests {
         }
         set.save(&path).unwrap();
         assert_eq!(WeightSet::load(&path).unwrap(), set);
-        let direct = PatternEval::with_weights(&set).unwrap();
-        let loaded = PatternEval::from_file(&path).unwrap();
+        let direct = PenteEval::with_weights(&set).unwrap();
+        let loaded = PenteEval::from_file(&path).unwrap();
         for pos in seeded_positions(2, 30) {
             assert_eq!(direct.evaluate(&pos), loaded.evaluate(&pos));
         }
         WeightSet::compiled(crate::reversi::Variant::Othello8).save(&path).unwrap();
-        let e = PatternEval::from_file(&path).unwrap_err();
+        let e = PenteEval::from_file(&path).unwrap_err();
         assert!(e.contains("pente.txt") && e.contains("othello8"), "{e}");
         std::fs::remove_dir_all(&dir).unwrap();
     }

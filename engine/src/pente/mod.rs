@@ -8,17 +8,16 @@
 //! gives the shared search ([`crate::search`]) its Pente hooks (tactics,
 //! move ordering, VCF at the root, the expected game length of [`length`]
 //! for the time plan); [`agents`] puts the engine and the
-//! reference players together as [`crate::agent::Agent`]s; [`io`] is the
-//! file protocol.
+//! reference players together as [`crate::agent::Agent`]s. The file
+//! protocol is [`crate::protocol::pente`].
 
 pub mod agents;
 pub mod board;
 pub mod eval;
-pub mod io;
 pub mod length;
 pub mod pattern;
 pub mod search;
 pub mod threats;
 
-pub use agents::{MinimaxAgent, NearRandomAgent, PenteEngine};
-pub use board::{Cell, Position};
+pub use agents::{NearRandomAgent, PenteEngine, PenteMinimax};
+pub use board::{Cell, PentePosition};

@@ -8,7 +8,7 @@
 //! first use and cached in a lock-free table, so a program started with a
 //! hundredth of a second left pays only for the keys it looks at.
 
-use super::board::{EMPTY, LineKey, Position, WALL, stone};
+use super::board::{EMPTY, LineKey, PentePosition, WALL, stone};
 use crate::game::Color;
 use std::sync::atomic::{AtomicU16, Ordering};
 
@@ -124,7 +124,7 @@ pub fn pattern(color: Color, key: LineKey) -> Pattern {
 
 /// The four patterns (one per direction) of a stone of `color` on `cell`.
 #[inline(always)]
-pub fn patterns(pos: &Position, cell: super::Cell, color: Color) -> [Pattern; 4] {
+pub fn patterns(pos: &PentePosition, cell: super::Cell, color: Color) -> [Pattern; 4] {
     [0, 1, 2, 3].map(|d| pattern(color, pos.key(cell, d)))
 }
 

@@ -5,7 +5,7 @@
 //! are ordered by the threats they make and block, and the root first looks
 //! for a win by continuous fours (VCF).
 
-use super::board::{Cell, Moves, Position};
+use super::board::{Cell, Moves, PentePosition};
 use super::length::GameLength;
 use super::pattern::patterns;
 use super::threats::{self, CAPTURE_WIN_THRESHOLD, Vcf};
@@ -39,7 +39,7 @@ pub const MAX_VCF_NODES: u64 = 400_000;
 /// [`quick_move`] without searching.
 pub const PANIC_SECONDS: f64 = 0.15;
 
-impl SearchGame for Position {
+impl SearchGame for PentePosition {
     /// Width-limited nodes live on their ordering: hints everywhere.
     const HINT_DEPTH: u32 = 0;
     const WIN_LOSS: bool = true;
@@ -99,7 +99,7 @@ impl SearchGame for Position {
 
 /// Ordering score of `cell` for `me`: what `me` makes there and what it
 /// takes from the opponent (also the static choice when there is no time).
-pub fn order_score(pos: &Position, cell: Cell, me: Color) -> i32 {
+pub fn order_score(pos: &PentePosition, cell: Cell, me: Color) -> i32 {
     let threat_value =
         if pos.captured(me) + 2 >= CAPTURE_WIN_THRESHOLD { ORDER_THREAT * ORDER_THREAT_NEAR_WIN } else { ORDER_THREAT };
     let mut s = 0;
@@ -117,7 +117,7 @@ pub fn order_score(pos: &Position, cell: Cell, me: Color) -> i32 {
 /// immediate win first, then the moves that stop the opponent's immediate
 /// wins, as [`SearchGame::tactics`] reads them): the answer when there is
 /// no time to search.
-pub fn quick_move(pos: &Position) -> Cell {
+pub fn quick_move(pos: &PentePosition) -> Cell {
     let pool = match pos.tactics() {
         Tactics::Win(cell) => return cell,
         Tactics::Forced(defences) if !defences.is_empty() => defences,

@@ -2,7 +2,7 @@
 //! answer them, forcing moves, and the threat-space search for wins by
 //! continuous fours (VCF) that knows captures break lines and may win alone.
 
-use super::board::{CAPTURE_WIN_STONES, Cell, Moves, Position};
+use super::board::{CAPTURE_WIN_STONES, Cell, Moves, PentePosition};
 use super::pattern::{Shape, patterns};
 use crate::cputime::{CpuClock, CpuTimer};
 use crate::game::{Color, Game};
@@ -14,31 +14,31 @@ pub const CAPTURE_WIN_THRESHOLD: u32 = CAPTURE_WIN_STONES - 2;
 /// True when a stone of `color` on the empty `cell` wins at once: five in a
 /// row, or captures that reach ten stones.
 #[inline]
-pub fn wins_at(pos: &Position, cell: Cell, color: Color) -> bool {
+pub fn wins_at(pos: &PentePosition, cell: Cell, color: Color) -> bool {
     let ps = patterns(pos, cell, color);
     ps.iter().any(|p| p.shape() == Shape::Five)
         || pos.captured(color) + 2 * ps.iter().map(|p| p.captures()).sum::<u32>() >= CAPTURE_WIN_STONES
 }
 
 /// The first cell (in index order) where `color` wins at once, if any.
-pub fn first_win(pos: &Position, color: Color) -> Option<Cell> {
+pub fn first_win(pos: &PentePosition, color: Color) -> Option<Cell> {
     pos.candidates().find(|&c| wins_at(pos, c, color))
 }
 
 /// Every cell where `color` wins at once.
-pub fn wins(pos: &Position, color: Color) -> Moves {
+pub fn wins(pos: &PentePosition, color: Color) -> Moves {
     pos.candidates().filter(|&c| wins_at(pos, c, color)).collect()
 }
 
 /// Every cell where a stone of `color` captures at least one pair.
-pub fn capture_moves(pos: &Position, color: Color) -> Moves {
+pub fn capture_moves(pos: &PentePosition, color: Color) -> Moves {
     pos.candidates().filter(|&c| patterns(pos, c, color).iter().any(|p| p.captures() > 0)).collect()
 }
 
 /// The moves that can stop the opponent's immediate wins `threats`: taking
 /// a threatened cell, or capturing (which may break the line or the pair).
 /// Any other move loses at once.
-pub fn defences(pos: &Position, threats: &Moves) -> Moves {
+pub fn defences(pos: &PentePosition, threats: &Moves) -> Moves {
     let mut out = *threats;
     for c in capture_moves(pos, pos.to_move()).iter() {
         if !out.contains(c) {
@@ -51,7 +51,7 @@ pub fn defences(pos: &Position, threats: &Moves) -> Moves {
 /// True when a stone of `color` on `cell` forces a reply: it makes a four,
 /// or (with [`CAPTURE_WIN_THRESHOLD`] stones captured) a capture threat.
 #[inline]
-pub fn is_forcing(pos: &Position, cell: Cell, color: Color) -> bool {
+pub fn is_forcing(pos: &PentePosition, cell: Cell, color: Color) -> bool {
     let ps = patterns(pos, cell, color);
     ps.iter().any(|p| p.shape().is_four())
         || (pos.captured(color) >= CAPTURE_WIN_THRESHOLD && ps.iter().any(|p| p.threats() > 0))
@@ -97,11 +97,11 @@ impl Vcf {
     /// A first move of a forced win for the side to move within `depth`
     /// forcing moves, where every reply is forced (blocks or captures) and the
     /// win is five or ten captured stones. `None` when none was found.
-    pub fn find(&mut self, pos: &mut Position, depth: u32) -> Option<Cell> {
+    pub fn find(&mut self, pos: &mut PentePosition, depth: u32) -> Option<Cell> {
         self.attack(pos, depth)
     }
 
-    fn attack(&mut self, pos: &mut Position, depth: u32) -> Option<Cell> {
+    fn attack(&mut self, pos: &mut PentePosition, depth: u32) -> Option<Cell> {
         let me = pos.to_move();
         if pos.is_terminal() {
             return None;
@@ -132,7 +132,7 @@ impl Vcf {
     }
 
     /// True when `attacker` (who just moved) wins against every reply.
-    fn defend(&mut self, pos: &mut Position, attacker: Color, depth: u32) -> bool {
+    fn defend(&mut self, pos: &mut PentePosition, attacker: Color, depth: u32) -> bool {
         if pos.winner() == Some(attacker) {
             return true;
         }

@@ -14,8 +14,9 @@ use crate::bitboard::BitSet;
 use crate::cputime::{CpuTimer, process_cpu_time};
 use crate::eval::{Evaluator, PatternEval};
 use crate::game::{Color, Game};
+use crate::reversi::ReversiEngine;
 use crate::reversi::{Geometry, Move, Position, Size12, Variant, disc_char, parse_rows, parse_side};
-use crate::search::{EngineConfig, ReversiEngine, SearchParams};
+use crate::search::{EngineConfig, SearchParams};
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -26,14 +27,47 @@ pub type DuoPosition = Position<Board>;
 /// A Duo-Othello move.
 pub type DuoMove = Move<Board>;
 
-/// The game master's input file.
-pub const INPUT_FILE: &str = "input.txt";
-/// The move file the game master reads.
-pub const OUTPUT_FILE: &str = "output.txt";
-/// State kept across the moves of one game.
-pub const PLAYDATA_FILE: &str = "playdata.txt";
-/// This machine's speed, written by `duo-calibrate`.
-pub const CALIBRATION_FILE: &str = "calibration.txt";
+use super::seconds_text;
+pub use super::{CALIBRATION_FILE, INPUT_FILE, OUTPUT_FILE, PLAYDATA_FILE};
+use crate::reversi::COLUMN_LETTERS;
+
+/// The `input.txt` a game master writes for `pos` (any board size): the
+/// side to move, the mover's and the opponent's seconds left, the rows.
+pub fn input_text<G: Geometry>(pos: &Position<G>, own: f64, opponent: f64) -> String {
+    let mut text = String::with_capacity(G::CELLS + G::N + 40);
+    text.push(disc_char(pos.to_move()));
+    text.push('\n');
+    let _ = writeln!(text, "{} {}", seconds_text(own), seconds_text(opponent));
+    for row in pos.rows() {
+        text.push_str(&row);
+        text.push('\n');
+    }
+    text
+}
+
+/// The text of `output.txt` for `mv`: the cell and a line feed.
+pub fn output_text<G: Geometry>(mv: Move<G>) -> String {
+    format!("{mv}\n")
+}
+
+/// Reads a program's `output.txt`: one line holding a move like `c3` (its
+/// syntax only: legality is the game master's check).
+pub fn parse_output<G: Geometry>(text: &str) -> Result<Move<G>, String> {
+    let mut lines = text.split('\n');
+    let first = lines.next().unwrap_or("");
+    if lines.any(|l| !l.trim().is_empty()) {
+        return Err("expected one line holding the move, found more".into());
+    }
+    match Move::<G>::parse(first) {
+        Some(mv) if !mv.is_pass() => Ok(mv),
+        _ => Err(format!(
+            "expected a move like `c3` (column a-{}, row 1-{}), found `{}`",
+            COLUMN_LETTERS[G::N - 1] as char,
+            G::N,
+            first.escape_debug()
+        )),
+    }
+}
 
 /// Own remaining time assumed when the time line cannot be read: small, so
 /// the agent plays fast rather than risking the clock.
@@ -399,7 +433,7 @@ pub fn measure_nps(budget: f64) -> Result<f64, String> {
 
 /// What one run of the program did, for logs and tests.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Outcome {
+pub struct RunReport {
     /// The move written to `output.txt`.
     pub mv: DuoMove,
     /// The search's decision when the search ran and its move was written.
@@ -424,17 +458,17 @@ pub fn search_clock(own: f64, per_move: f64, empties: u32) -> Option<f64> {
 /// `playdata.txt`. Errors are
 /// one line naming the file; `output.txt` is written whenever the board and
 /// side could be read.
-pub fn play(dir: &Path, params: &SearchParams) -> Result<Outcome, String> {
+pub fn play(dir: &Path, params: &SearchParams) -> Result<RunReport, String> {
     let input_path = dir.join(INPUT_FILE);
     let bytes = std::fs::read(&input_path).map_err(|e| format!("{}: cannot read: {e}", input_path.display()))?;
     let text = String::from_utf8_lossy(&bytes);
     let input = parse_input(&text)?;
     let pos = input.position;
     // A legal move on disk before anything else can go wrong.
-    write_atomically(dir, OUTPUT_FILE, &format!("{}\n", pos.legal_moves()[0]))?;
+    write_atomically(dir, OUTPUT_FILE, &output_text(pos.legal_moves()[0]))?;
     let eval = PatternEval::<Board>::compiled(Variant::Duo12);
     let mut mv = one_ply_move(&pos, &eval);
-    write_atomically(dir, OUTPUT_FILE, &format!("{mv}\n"))?;
+    write_atomically(dir, OUTPUT_FILE, &output_text(mv))?;
 
     let own = input.own_time.unwrap_or(FALLBACK_TIME);
     let only_move = pos.moves().count() == 1;
@@ -457,7 +491,7 @@ pub fn play(dir: &Path, params: &SearchParams) -> Result<Outcome, String> {
                 let decision = engine.choose(&pos, &clock);
                 if pos.is_legal(decision.mv) && !decision.mv.is_pass() {
                     if decision.mv != mv {
-                        write_atomically(dir, OUTPUT_FILE, &format!("{}\n", decision.mv))?;
+                        write_atomically(dir, OUTPUT_FILE, &output_text(decision.mv))?;
                     }
                     mv = decision.mv;
                     search = Some(decision);
@@ -480,7 +514,7 @@ pub fn play(dir: &Path, params: &SearchParams) -> Result<Outcome, String> {
     if let Err(e) = write_atomically(dir, PLAYDATA_FILE, &data.to_text()) {
         eprintln!("{e}");
     }
-    Ok(Outcome { mv, search, warnings: input.warnings })
+    Ok(RunReport { mv, search, warnings: input.warnings })
 }
 
 #[cfg(test)]

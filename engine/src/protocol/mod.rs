@@ -1,5 +1,38 @@
-//! File protocols of the competition programs: what the game masters write
-//! and read, parsed and validated here so the programs stay thin and the
-//! formats are unit-tested.
+//! File protocols of the competition programs, one file per protocol: what
+//! the game masters write and read, parsed, validated and written here, so
+//! that the programs and `selfplay`'s game master share one implementation.
+//!
+//! This module owns the file names and the number format every protocol
+//! uses.
 
 pub mod duo;
+pub mod pente;
+
+/// The game master's input file.
+pub const INPUT_FILE: &str = "input.txt";
+/// The move file the game master reads.
+pub const OUTPUT_FILE: &str = "output.txt";
+/// State a Duo program keeps across the moves of one game.
+pub const PLAYDATA_FILE: &str = "playdata.txt";
+/// A machine's speed, written by `duo-calibrate`.
+pub const CALIBRATION_FILE: &str = "calibration.txt";
+
+/// Seconds as the input files write them: the shortest text that reads back
+/// as the same number (`300` for 300.0, `0.004` for 0.004), so a small
+/// positive time never rounds to zero.
+pub fn seconds_text(seconds: f64) -> String {
+    format!("{seconds}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seconds_read_back_as_the_same_number() {
+        for t in [300.0, 286.46, 0.004, 1e-9, 0.1 + 0.2, 59.999_999_7] {
+            assert_eq!(seconds_text(t).parse::<f64>(), Ok(t));
+        }
+        assert_eq!(seconds_text(300.0), "300");
+    }
+}

@@ -1,12 +1,20 @@
 //! Reversi on every even board size from 4x4 to 12x12: geometry and bitboard
-//! kernels, positions, variants, the text form, hashing and perft.
+//! kernels, positions, variants, the text form, hashing, perft and stable
+//! discs (the rules); then, on top of the shared search, the game's search
+//! glue: its hooks and move ordering (`search`), the exact endgame solver
+//! ([`endgame`]), the FFO test suite ([`ffo`]) and the engine as a player
+//! ([`ReversiEngine`]).
 //!
 //! The rules are written once, generic over [`Geometry`]; each board size is
 //! a separate monomorphised copy with constant shifts and masks.
 
+mod agents;
+pub mod endgame;
+pub mod ffo;
 mod geometry;
 mod perft;
 mod position;
+mod search;
 mod stability;
 mod text;
 mod variant;
@@ -15,6 +23,7 @@ pub mod zobrist;
 #[cfg(test)]
 mod tests;
 
+pub use agents::{ReversiEngine, ReversiEvaluator};
 pub use geometry::{
     COLUMN_LETTERS, CornerRegion, Geometry, Size4, Size6, Size8, Size10, Size12, corner_cells, corner_regions,
     first_column, flips, last_column, legal_moves, neighbours,

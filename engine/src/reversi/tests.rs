@@ -6,6 +6,7 @@ use super::*;
 use crate::bitboard::BitSet;
 use crate::cpu::CodePath;
 use crate::game::{Color, Game};
+use crate::mix::SplitMix;
 
 /// A position from an indented picture: the side line, then the rows.
 fn board<G: Geometry>(picture: &str, scoring: Scoring) -> Position<G> {
@@ -275,23 +276,6 @@ fn text_form_round_trips() {
 
 // ---------------------------------------------------------------------------
 // Property tests against a plain per-cell reference.
-
-/// A small deterministic generator for the property tests.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 const STEPS: [(isize, isize); 8] = [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)];
 

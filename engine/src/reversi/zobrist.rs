@@ -10,6 +10,7 @@
 use super::geometry::Geometry;
 use crate::bitboard::BitSet;
 use crate::game::Color;
+use crate::mix::splitmix64;
 
 /// Largest number of cells on any supported board (12x12).
 const MAX_CELLS: usize = 144;
@@ -18,14 +19,6 @@ const CHUNKS: usize = MAX_CELLS.div_ceil(8);
 
 /// Key XORed in when White is to move.
 pub const SIDE_KEY: u64 = splitmix64(0x5eed_0000_0000_0001);
-
-/// SplitMix64 finaliser: a fixed, well-mixed key stream.
-const fn splitmix64(x: u64) -> u64 {
-    let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
 
 /// The key of one disc of `color` on `cell`.
 pub const fn cell_key(color: Color, cell: usize) -> u64 {

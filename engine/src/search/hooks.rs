@@ -1,13 +1,11 @@
 //! What the search needs to know about a game beyond [`Game`]: cheap move
-//! ordering hints, move indices for tables, a time-planning estimate and,
-//! for games with an exact endgame, the cell-level hooks of the solver.
+//! ordering hints, move indices for tables, a time-planning estimate, the
+//! tactical check of a node and an exact solver for positions near the end.
 //!
-//! Reversi implements them in [`super::reversi`] and leaves the tactical
-//! hooks at their defaults; Pente (`crate::pente::search`) implements
-//! [`SearchGame`] with tactics and leaves the solver hook at its default.
+//! Each game implements them beside its rules: Reversi with an exact
+//! endgame solver and no tactics, Pente with tactics and no solver.
 
 use super::control::SearchContext;
-use crate::bitboard::BitSet;
 use crate::cputime::CpuClock;
 use crate::eval::Evaluator;
 use crate::game::Game;
@@ -90,7 +88,7 @@ pub trait SearchGame: Game {
     /// units, when the game has an exact solver and [`SearchGame::plies_to_end`]
     /// is known; `eval` may guide its move ordering. Fail-soft. `None` when
     /// the game has no solver.
-    fn solve_exact<E: Evaluator<Self> + ?Sized>(
+    fn solve_exact<E: Evaluator<Self>>(
         &self,
         _ctx: &mut SearchContext,
         _eval: &E,
@@ -98,55 +96,5 @@ pub trait SearchGame: Game {
         _beta: i32,
     ) -> Option<i32> {
         None
-    }
-}
-
-/// Number of parity regions a board splits into for the endgame solver.
-pub const PARITY_REGIONS: usize = 4;
-
-/// Cell-level access for the exact endgame solver of a disc-placing game
-/// whose final score is a disc count (Reversi). The
-/// [`SearchGame::move_index`] of a placing move must be its cell.
-pub trait EndgameBoard: SearchGame + Copy {
-    /// A set of cells.
-    type Cells: BitSet;
-
-    /// The empty cells.
-    fn empty_cells(&self) -> Self::Cells;
-    /// The cells the side to move may play on.
-    fn move_cells(&self) -> Self::Cells;
-    /// The cells the opponent could play on were it its turn.
-    fn opponent_move_cells(&self) -> Self::Cells;
-    /// The discs that playing on the empty `cell` flips (empty: illegal).
-    fn flipped(&self, cell: usize) -> Self::Cells;
-    /// The state after playing on `cell` with flips `flips`.
-    fn after(&self, cell: usize, flips: Self::Cells) -> Self;
-    /// The state after the side to move passes.
-    fn passed(&self) -> Self;
-    /// The final score for the side to move if the game ended now, in the
-    /// game's own units (discs).
-    fn final_discs(&self) -> i32;
-    /// The board split into [`PARITY_REGIONS`] regions (quadrants): moves into
-    /// regions with an odd number of empties are tried first near the end.
-    fn parity_regions() -> [Self::Cells; PARITY_REGIONS];
-    /// A static value of `cell` for move ordering (corners high).
-    fn cell_priority(cell: usize) -> i32;
-    /// An upper bound on the final score of the side to move, in discs
-    /// (from discs the opponent can never lose). `None` when no bound better
-    /// than `alpha` is cheap to find.
-    fn score_ceiling(&self, _alpha: i32) -> Option<i32> {
-        None
-    }
-
-    /// Empty cells next to the opponent's discs: the moves the side to move
-    /// may get later (secondary fastest-first key).
-    fn potential_mobility(&self) -> u32 {
-        0
-    }
-
-    /// The mobility of the side to move for fastest-first ordering, moves
-    /// to the most valuable cells (corners) counted twice.
-    fn weighted_mobility(&self) -> u32 {
-        self.move_cells().count()
     }
 }

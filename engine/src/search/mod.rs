@@ -1,18 +1,16 @@
-//! The strong engine's search: iterative-deepening principal-variation
-//! search with aspiration windows and a transposition table, an exact
-//! endgame solver, and CPU-time management from the game clock.
+//! The strong engine's search, written for any game: iterative-deepening
+//! principal-variation search with aspiration windows and a transposition
+//! table, and CPU-time management from the game clock.
 //!
 //! The search knows the [`Game`] trait, an [`Evaluator`] and the small
-//! extension traits of [`hooks`]; Reversi implements those in [`reversi`],
-//! Pente in `crate::pente::search`. [`Engine`] puts it together as an
-//! [`Agent`] of any such game ([`ReversiEngine`] for every Reversi size).
+//! extension traits of [`hooks`], and no game by name: each game implements
+//! the hooks beside its rules (Reversi's exact endgame solver in
+//! `crate::reversi`, Pente's threats in `crate::pente`). [`Engine`] puts it
+//! together as an [`Agent`] of any such game.
 
 pub mod control;
-pub mod endgame;
-pub mod ffo;
 pub mod hooks;
 pub mod params;
-mod reversi;
 mod searcher;
 pub mod time;
 pub mod tt;
@@ -20,15 +18,14 @@ pub mod tt;
 #[cfg(test)]
 mod tests;
 
-pub use hooks::{EndgameBoard, SearchGame, Tactics};
+pub use hooks::{SearchGame, Tactics};
 pub use params::SearchParams;
 pub use searcher::{INFINITY, Limits, MAX_DEPTH, SearchResult, Searcher, WIN, WIN_BOUND, won_in};
 pub use time::{MovesAhead, TimePlan};
 
 use crate::agent::{Agent, Clock, Decision};
 use crate::cputime::CpuClock;
-use crate::eval::{ClassicEval, Evaluation, Evaluator, PatternEval};
-use crate::reversi::{Geometry, Position, Variant};
+use crate::eval::{Evaluation, Evaluator};
 use std::path::PathBuf;
 
 /// Transposition table size when the configuration leaves it at 0, in MiB.
@@ -117,13 +114,13 @@ pub fn moves_ahead<G: SearchGame>(state: &G, remaining: f64, speed: Option<f64>,
 /// The strong engine as a player of any [`SearchGame`]: the searcher with
 /// its evaluator, searching each move within the configuration's limits
 /// and the clock.
-pub struct Engine<G: SearchGame, E: Evaluator<G> + ?Sized> {
+pub struct Engine<G: SearchGame, E: Evaluator<G>> {
     name: String,
     config: EngineConfig,
     searcher: Searcher<G, E>,
 }
 
-impl<G: SearchGame, E: Evaluator<G> + ?Sized> Engine<G, E> {
+impl<G: SearchGame, E: Evaluator<G>> Engine<G, E> {
     /// An engine called `name` that evaluates with `eval` under `config`
     /// (whose weights file the caller has already read into `eval`).
     pub fn with_evaluator(name: String, eval: Box<E>, config: EngineConfig) -> Self {
@@ -144,7 +141,7 @@ impl<G: SearchGame, E: Evaluator<G> + ?Sized> Engine<G, E> {
     }
 }
 
-impl<G: SearchGame, E: Evaluator<G> + ?Sized> Agent<G> for Engine<G, E> {
+impl<G: SearchGame, E: Evaluator<G>> Agent<G> for Engine<G, E> {
     fn name(&self) -> String {
         self.name.clone()
     }
@@ -157,32 +154,5 @@ impl<G: SearchGame, E: Evaluator<G> + ?Sized> Agent<G> for Engine<G, E> {
         let limits = self.config.limits(state, clock);
         let r = self.searcher.search(state, &limits);
         Decision { mv: r.best, score: r.score, depth: Some(r.depth), nodes: r.nodes }
-    }
-}
-
-/// The evaluator the Reversi engine plays with, chosen per variant.
-pub type ReversiEvaluator<G> = dyn Evaluator<Position<G>>;
-
-/// The strong engine as a player of Reversi on geometry `G`.
-pub type ReversiEngine<G> = Engine<Position<G>, ReversiEvaluator<G>>;
-
-impl<G: Geometry> Engine<Position<G>, ReversiEvaluator<G>> {
-    /// An engine for `variant` (whose board must be `G`) with `config`: the
-    /// pattern evaluation with the compiled-in weights or with the tuner's
-    /// weights file `config.weights`, or the classic heuristic; fails when
-    /// the weights file cannot be used.
-    pub fn new(variant: Variant, config: EngineConfig) -> Result<Self, String> {
-        assert_eq!(variant.size(), G::N, "variant {variant} is not played on this geometry");
-        let eval: Box<ReversiEvaluator<G>> = match (config.evaluation, &config.weights) {
-            (Evaluation::Pattern, Some(path)) => Box::new(PatternEval::<G>::from_file(variant, path)?),
-            (Evaluation::Pattern, None) => Box::new(PatternEval::<G>::compiled(variant)),
-            (Evaluation::Classic, None) => Box::new(ClassicEval::<G>::new(variant.start_discs())),
-            (Evaluation::Classic, Some(_)) => return Err("the classic evaluation takes no weights file".into()),
-        };
-        let name = match config.evaluation {
-            Evaluation::Pattern => format!("engine-{variant}"),
-            Evaluation::Classic => format!("classic-{variant}"),
-        };
-        Ok(Engine::with_evaluator(name, eval, config))
     }
 }

@@ -116,7 +116,7 @@ pub(super) fn solve_plies(hard: f64, speed: Option<f64>) -> u32 {
 }
 
 /// A reusable search engine for `G` with evaluator `E`.
-pub struct Searcher<G: SearchGame, E: Evaluator<G> + ?Sized> {
+pub struct Searcher<G: SearchGame, E: Evaluator<G>> {
     ctx: SearchContext,
     eval: Box<E>,
     history: Vec<i32>,
@@ -129,7 +129,7 @@ pub struct Searcher<G: SearchGame, E: Evaluator<G> + ?Sized> {
     game: PhantomData<G>,
 }
 
-impl<G: SearchGame, E: Evaluator<G> + ?Sized> Searcher<G, E> {
+impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
     /// A searcher with evaluator `eval` and a transposition table of
     /// `tt_mb` MiB.
     pub fn new(eval: Box<E>, tt_mb: usize) -> Self {
@@ -460,7 +460,7 @@ fn final_value<G: SearchGame>(pos: &G, ply: u32) -> i32 {
 crate::cpu::multiversion! {
     /// The value of `pos`, `ply` plies from the root, searched `depth`
     /// plies deep, fail-soft within (`alpha`, `beta`), for the side to move.
-    fn pvs<G: SearchGame, E: Evaluator<G> + ?Sized>(
+    fn pvs<G: SearchGame, E: Evaluator<G>>(
         s: &mut Searcher<G, E>,
         pos: &mut G,
         depth: u32,

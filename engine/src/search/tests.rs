@@ -6,7 +6,7 @@ use crate::agent::Clock;
 use crate::cputime::{CpuClock, CpuTimer};
 use crate::eval::{DiscDifference, PatternEval, SCORE_PER_DISC};
 use crate::game::Game;
-use crate::reversi::{Move, Size4, Size6, Size8, Size12};
+use crate::reversi::{Geometry, Move, Position, ReversiEngine, Size4, Size6, Size8, Size12, Variant, endgame};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::time::Duration;

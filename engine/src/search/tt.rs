@@ -6,12 +6,35 @@
 //! entry of the same key is updated in place; otherwise the entry that is
 //! empty, or from an older search, or shallowest, makes room.
 
-use super::hooks::MOVE_SLOTS;
-
 /// Entries per bucket (4 x 16 bytes = one 64-byte cache line).
 const BUCKET: usize = 4;
-/// Bytes per entry.
-const ENTRY_BYTES: usize = 16;
+/// The largest move index an entry can hold (16 bits hold the index + 1).
+const MAX_MOVE_INDEX: usize = u16::MAX as usize - 1;
+
+/// One bucket: [`BUCKET`] entries as (key, data) word pairs, aligned to a
+/// cache line so that a probe touches one line.
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+struct Bucket([[u64; 2]; BUCKET]);
+
+/// `n` empty buckets, from zeroed pages (cheaper than writing zeros: the
+/// untouched part of a large table costs no CPU time).
+fn zeroed_buckets(n: usize) -> Box<[Bucket]> {
+    let layout = std::alloc::Layout::array::<Bucket>(n).expect("transposition table size overflows");
+    assert!(layout.size() > 0, "a transposition table needs at least one bucket");
+    // SAFETY: `layout` has a non-zero size (checked above); the all-zero bit
+    // pattern is a valid `Bucket` (plain integers); a null pointer is handed
+    // to `handle_alloc_error`, which does not return; the box is built from
+    // exactly `n` buckets allocated with the global allocator and the layout
+    // `Box<[Bucket]>` frees them with.
+    unsafe {
+        let ptr = std::alloc::alloc_zeroed(layout).cast::<Bucket>();
+        if ptr.is_null() {
+            std::alloc::handle_alloc_error(layout);
+        }
+        Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, n))
+    }
+}
 /// Depths from this one up mark exact endgame results (usable at every
 /// depth): `SOLVED_BASE + empties`, so results of bigger subtrees are kept
 /// first. Midgame depths stay below it.
@@ -87,8 +110,8 @@ impl TtEntry {
 
 /// A fixed-size transposition table.
 pub struct TranspositionTable {
-    /// `BUCKET * buckets` entries as (key, data) word pairs.
-    slots: Vec<[u64; 2]>,
+    /// A power of two of buckets.
+    buckets: Box<[Bucket]>,
     bucket_mask: usize,
     age: u8,
     mb: usize,
@@ -99,11 +122,9 @@ impl TranspositionTable {
     /// least one bucket).
     pub fn new(mb: usize) -> Self {
         let bytes = mb.max(1) << 20;
-        let buckets = (bytes / (BUCKET * ENTRY_BYTES)).max(1);
+        let buckets = (bytes / size_of::<Bucket>()).max(1);
         let buckets = 1usize << buckets.ilog2();
-        // `vec![[0; 2]; n]` asks the allocator for zeroed pages: untouched
-        // parts of the table cost no CPU time.
-        TranspositionTable { slots: vec![[0; 2]; buckets * BUCKET], bucket_mask: buckets - 1, age: 0, mb }
+        TranspositionTable { buckets: zeroed_buckets(buckets), bucket_mask: buckets - 1, age: 0, mb }
     }
 
     /// Forgets every entry (fresh zeroed pages: cheaper than writing zeros).
@@ -118,22 +139,21 @@ impl TranspositionTable {
 
     #[inline(always)]
     fn bucket(&self, key: u64) -> usize {
-        ((key >> 32) as usize & self.bucket_mask) * BUCKET
+        (key >> 32) as usize & self.bucket_mask
     }
 
     /// The entry stored for `key`, if any.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<TtEntry> {
-        let start = self.bucket(key);
-        self.slots[start..start + BUCKET].iter().find(|s| s[0] == key && s[1] != 0).map(|s| unpack(s[1]))
+        self.buckets[self.bucket(key)].0.iter().find(|s| s[0] == key && s[1] != 0).map(|s| unpack(s[1]))
     }
 
     /// Stores a result for `key`.
     #[inline]
     pub fn store(&mut self, key: u64, entry: TtEntry) {
-        let start = self.bucket(key);
+        let index = self.bucket(key);
         let age = self.age;
-        let bucket = &mut self.slots[start..start + BUCKET];
+        let bucket = &mut self.buckets[index].0;
         let mut victim = 0;
         let mut victim_value = i32::MAX;
         for (i, slot) in bucket.iter().enumerate() {
@@ -173,7 +193,7 @@ const fn slot_age(data: u64) -> u8 {
 /// bound is never 0).
 #[inline(always)]
 fn pack(e: TtEntry, age: u8) -> u64 {
-    debug_assert!(e.best.is_none_or(|m| m < MOVE_SLOTS));
+    debug_assert!(e.best.is_none_or(|m| m <= MAX_MOVE_INDEX));
     let best = e.best.map_or(0, |m| m as u64 + 1);
     (e.score as u32 as u64) | best << 32 | u64::from(e.depth) << 48 | (e.bound as u64) << 56 | u64::from(age) << 58
 }
@@ -210,6 +230,14 @@ mod tests {
         assert_eq!(tt.probe(0xdead_beef_0000_0001), Some(solved));
         assert!(solved.is_solved() && !e.is_solved());
         assert_eq!(solved_depth(500), u8::MAX);
+    }
+
+    #[test]
+    fn buckets_fill_cache_lines() {
+        assert_eq!(size_of::<Bucket>(), 64);
+        let tt = TranspositionTable::new(1);
+        assert_eq!(tt.buckets.len() * size_of::<Bucket>(), 1 << 20);
+        assert_eq!(tt.buckets.as_ptr() as usize % 64, 0);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! deepened iteratively until a time limit).
 
 use super::problems::{Cutoff, ExactMargin};
-use super::search::{Outcome, alpha_beta, minimax};
+use super::search::{TextbookResult, alpha_beta, minimax};
 use crate::agent::{Agent, Clock, Decision};
 use crate::eval::Evaluator;
 use crate::game::Game;
@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 const MAX_ITERATION_DEPTH: u32 = 256;
 
 /// Turns a completed search of a non-terminal root into a decision.
-fn decision<M: Copy>(outcome: Outcome<M>, depth: Option<u32>) -> Decision<M> {
+fn decision<M: Copy>(outcome: TextbookResult<M>, depth: Option<u32>) -> Decision<M> {
     let mv = outcome.best.expect("a search of a non-terminal root chooses a move");
     Decision { mv, score: Some(outcome.value), depth, nodes: outcome.calls }
 }
@@ -21,9 +21,9 @@ fn decision<M: Copy>(outcome: Outcome<M>, depth: Option<u32>) -> Decision<M> {
 /// Plays perfectly by searching the whole game tree with MINIMAX (utility:
 /// the final margin). Feasible on 4x4 only.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct MinimaxAgent;
+pub struct PerfectMinimax;
 
-impl<G: Game> Agent<G> for MinimaxAgent {
+impl<G: Game> Agent<G> for PerfectMinimax {
     fn name(&self) -> String {
         "minimax".into()
     }
@@ -34,7 +34,7 @@ impl<G: Game> Agent<G> for MinimaxAgent {
 }
 
 /// Plays perfectly by searching the whole game tree with ALPHA-BETA (same
-/// moves as [`MinimaxAgent`], fewer nodes).
+/// moves as [`PerfectMinimax`], fewer nodes).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct AlphaBetaAgent;
 

@@ -17,10 +17,10 @@ pub mod positional;
 pub mod problems;
 pub mod search;
 
-pub use agents::{AlphaBetaAgent, HMinimaxAgent, MinimaxAgent, SearchLimit};
+pub use agents::{AlphaBetaAgent, HMinimaxAgent, PerfectMinimax, SearchLimit};
 pub use heuristic::Heuristic;
 pub use problems::{Cutoff, ExactMargin, WinLossDraw};
-pub use search::{INFINITY, Observer, Outcome, Path, Problem, Step, Visit, Window, alpha_beta, minimax};
+pub use search::{INFINITY, Observer, Path, Problem, Step, TextbookResult, Visit, Window, alpha_beta, minimax};
 
 #[cfg(test)]
 mod tests;

@@ -4,7 +4,7 @@
 //!
 //! A node is a MAX node when MAX is to move in its state (so a pass is an
 //! ordinary ply that changes the node type). Every node entered counts as one
-//! Max-Value or Min-Value call in [`Outcome::calls`], leaves included.
+//! Max-Value or Min-Value call in [`TextbookResult::calls`], leaves included.
 
 use crate::game::{Color, Game};
 use std::time::Instant;
@@ -114,7 +114,7 @@ impl<M> Observer<M> for () {
 
 /// The result of a search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Outcome<M> {
+pub struct TextbookResult<M> {
     /// The root's value for MAX.
     pub value: i32,
     /// The first root action that reaches the root's value in search order
@@ -229,8 +229,8 @@ impl<'a, G: Game, P: Problem<G>, O: Observer<G::Move>> Run<'a, G, P, O> {
         (v, best)
     }
 
-    fn outcome(&self, (value, best): (i32, Option<G::Move>)) -> Outcome<G::Move> {
-        Outcome { value, best, calls: self.calls, complete: !self.stopped }
+    fn outcome(&self, (value, best): (i32, Option<G::Move>)) -> TextbookResult<G::Move> {
+        TextbookResult { value, best, calls: self.calls, complete: !self.stopped }
     }
 }
 
@@ -241,7 +241,7 @@ pub fn minimax<G: Game, P: Problem<G>, O: Observer<G::Move>>(
     root: &G,
     observer: &mut O,
     deadline: Option<Instant>,
-) -> Outcome<G::Move> {
+) -> TextbookResult<G::Move> {
     let mut run = Run::new(problem, observer, deadline);
     let result = run.minimax(root, 0, Path::ROOT);
     run.outcome(result)
@@ -254,7 +254,7 @@ pub fn alpha_beta<G: Game, P: Problem<G>, O: Observer<G::Move>>(
     root: &G,
     observer: &mut O,
     deadline: Option<Instant>,
-) -> Outcome<G::Move> {
+) -> TextbookResult<G::Move> {
     let mut run = Run::new(problem, observer, deadline);
     let result = run.alpha_beta(root, 0, Path::ROOT, Window::FULL);
     run.outcome(result)

@@ -58,7 +58,7 @@ fn perfect_play_on_4x4_loses_by_8_for_the_first_player() {
     assert_eq!(alpha_beta(&problem, &tiny_start(), &mut (), None).value, -8);
     // The full-depth agents playing each other reach that result.
     let mut pos = tiny_start();
-    let (mut dark, mut light) = (MinimaxAgent, AlphaBetaAgent);
+    let (mut dark, mut light) = (PerfectMinimax, AlphaBetaAgent);
     while !pos.is_terminal() {
         let mv = match pos.to_move() {
             Color::Black => Agent::<Position<Size4>>::choose(&mut dark, &pos, &Clock::UNLIMITED).mv,

@@ -3,12 +3,12 @@
 #![allow(dead_code)]
 
 use engine::game::Color;
-use engine::pente::{Cell, Position};
+use engine::pente::{Cell, PentePosition};
 
 /// A position from a picture of `w`, `b` and `.` whose top-left character
 /// lies on the cell named `top_left` (e.g. `12H`); the rest of the board is
 /// empty. Spaces in the picture are ignored.
-pub fn drawn(to_move: Color, captured_white: u32, captured_black: u32, top_left: &str, picture: &str) -> Position {
+pub fn drawn(to_move: Color, captured_white: u32, captured_black: u32, top_left: &str, picture: &str) -> PentePosition {
     let origin = Cell::parse(top_left).expect("top-left cell");
     let mut stones = Vec::new();
     for (dl, row) in picture.lines().map(str::trim).filter(|l| !l.is_empty()).enumerate() {
@@ -22,7 +22,7 @@ pub fn drawn(to_move: Color, captured_white: u32, captured_black: u32, top_left:
             }
         }
     }
-    Position::from_stones(&stones, to_move, captured_white, captured_black)
+    PentePosition::from_stones(&stones, to_move, captured_white, captured_black)
 }
 
 /// The cell named `name`.

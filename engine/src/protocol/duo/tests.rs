@@ -159,7 +159,7 @@ fn calibration_files_are_validated() {
 
 /// Plays `input` in a fresh folder (with optional playdata) and returns the
 /// outcome and the move read back from output.txt.
-fn play_in(name: &str, input: &str, playdata: Option<&[u8]>) -> (Outcome, DuoMove, std::time::Duration) {
+fn play_in(name: &str, input: &str, playdata: Option<&[u8]>) -> (RunReport, DuoMove, std::time::Duration) {
     let dir = temp_dir(name);
     std::fs::write(dir.join(INPUT_FILE), input).unwrap();
     if let Some(p) = playdata {

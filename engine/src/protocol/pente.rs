@@ -1,12 +1,13 @@
 //! The Pente file protocol: `input.txt` (colour, time left, captured stones,
-//! 19 board lines) into a [`Position`], and the move for `output.txt`.
+//! 19 board lines) into a [`PentePosition`], and the move for `output.txt`.
 //!
 //! Captured counts are stones; a game master that writes pairs is recognised
 //! as PROTOCOLS.md describes (an odd count, or counts that fit the stones on
 //! the board only when read as pairs).
 
-use super::board::{BOARD_CELLS, CAPTURE_WIN_STONES, Cell, Position, SIZE};
+use super::seconds_text;
 use crate::game::Color;
+use crate::pente::board::{BOARD_CELLS, CAPTURE_WIN_STONES, Cell, PentePosition, SIZE};
 use std::fmt;
 
 /// What was wrong with an input file, and on which line (from 1).
@@ -40,7 +41,7 @@ pub struct Input {
     /// CPU seconds left for the rest of the game.
     pub time_left: f64,
     /// The position, with captured stones.
-    pub position: Position,
+    pub position: PentePosition,
     /// True when the captured counts were read as pairs.
     pub counts_were_pairs: bool,
 }
@@ -125,7 +126,7 @@ pub fn parse_input(text: &str) -> Result<Input, InputError> {
     Ok(Input {
         color,
         time_left,
-        position: Position::from_stones(&stones, color, white_captured, black_captured),
+        position: PentePosition::from_stones(&stones, color, white_captured, black_captured),
         counts_were_pairs: pairs,
     })
 }
@@ -135,8 +136,25 @@ pub fn output_text(mv: Cell) -> String {
     format!("{mv}\n")
 }
 
+/// Reads a program's `output.txt`: one line holding a cell exactly as the
+/// handout writes it (`9N`: row 1-19, then an uppercase column letter).
+pub fn parse_output(text: &str) -> Result<Cell, String> {
+    let mut lines = text.split('\n');
+    let first = lines.next().unwrap_or("");
+    if lines.any(|l| !l.trim().is_empty()) {
+        return Err("expected one line holding the move, found more".into());
+    }
+    match Cell::parse(first) {
+        Some(cell) if cell.to_string() == first => Ok(cell),
+        _ => Err(format!(
+            "expected a move like `9N` (row 1-{SIZE}, then a column letter A-T without I), found `{}`",
+            first.escape_debug()
+        )),
+    }
+}
+
 /// The 19 board lines of `pos` in the input format (row 19 first).
-pub fn board_text(pos: &Position) -> String {
+pub fn board_text(pos: &PentePosition) -> String {
     let mut out = String::with_capacity(SIZE * (SIZE + 1));
     for line in 0..SIZE {
         for col in 0..SIZE {
@@ -152,13 +170,14 @@ pub fn board_text(pos: &Position) -> String {
 }
 
 /// A complete `input.txt` for `pos` with `time_left` seconds for the side to move.
-pub fn input_text(pos: &Position, time_left: f64) -> String {
+pub fn input_text(pos: &PentePosition, time_left: f64) -> String {
     let color = match crate::game::Game::to_move(pos) {
         Color::White => "WHITE",
         Color::Black => "BLACK",
     };
     format!(
-        "{color}\n{time_left:.2}\n{},{}\n{}",
+        "{color}\n{}\n{},{}\n{}",
+        seconds_text(time_left),
         pos.captured(Color::White),
         pos.captured(Color::Black),
         board_text(pos)

@@ -1,13 +1,14 @@
-//! The search hooks for Reversi on every board size, written against the
-//! public [`Position`] API.
+//! The shared search's hooks for Reversi on every board size: move indices,
+//! ordering hints, the time-planning estimates and the exact endgame solver
+//! as the search's solver hook; and the cell-level access the solver needs.
 
-use super::control::SearchContext;
-use super::endgame;
-use super::hooks::{EndgameBoard, PARITY_REGIONS, SearchGame};
+use super::endgame::{self, EndgameBoard, PARITY_REGIONS};
+use super::{Geometry, Move, Position, corner_cells, neighbours, stable_discs_of};
 use crate::bitboard::BitSet;
 use crate::eval::Evaluator;
 use crate::game::Game;
-use crate::reversi::{Geometry, Move, Position, corner_cells, neighbours, stable_discs_of};
+use crate::search::SearchGame;
+use crate::search::control::SearchContext;
 
 /// Ordering weight of one reply left to the opponent (midgame hint).
 const HINT_REPLY_WEIGHT: i32 = 16;
@@ -70,13 +71,7 @@ impl<G: Geometry> SearchGame for Position<G> {
         (1.0 - f64::from(self.empty_count()) / total).clamp(0.0, 1.0)
     }
 
-    fn solve_exact<E: Evaluator<Self> + ?Sized>(
-        &self,
-        ctx: &mut SearchContext,
-        eval: &E,
-        alpha: i32,
-        beta: i32,
-    ) -> Option<i32> {
+    fn solve_exact<E: Evaluator<Self>>(&self, ctx: &mut SearchContext, eval: &E, alpha: i32, beta: i32) -> Option<i32> {
         Some(endgame::solve_window(ctx, eval, self, alpha, beta))
     }
 }

@@ -9,11 +9,11 @@
 //! the transposition table. Scores inside the solver are in the game's own
 //! units (discs); the table and the callers see score units.
 
-use super::control::SearchContext;
-use super::hooks::{EndgameBoard, PARITY_REGIONS};
-use super::tt::{Bound, TtEntry, solved_depth};
 use crate::bitboard::BitSet;
 use crate::eval::{Evaluator, SCORE_PER_DISC};
+use crate::search::SearchGame;
+use crate::search::control::SearchContext;
+use crate::search::tt::{Bound, TtEntry, solved_depth};
 
 /// At most this many empties: walk the empties in parity order, no move
 /// generation, no table.
@@ -45,11 +45,61 @@ const MAX_NODE_MOVES: usize = 144;
 /// A score bound beyond every real score, in discs.
 pub const DISC_INFINITY: i32 = 1000;
 
+/// Number of parity regions a board splits into for the endgame solver.
+pub const PARITY_REGIONS: usize = 4;
+
+/// Cell-level access for the exact endgame solver of a disc-placing game
+/// whose final score is a disc count (Reversi). The
+/// [`SearchGame::move_index`] of a placing move must be its cell.
+pub trait EndgameBoard: SearchGame + Copy {
+    /// A set of cells.
+    type Cells: BitSet;
+
+    /// The empty cells.
+    fn empty_cells(&self) -> Self::Cells;
+    /// The cells the side to move may play on.
+    fn move_cells(&self) -> Self::Cells;
+    /// The cells the opponent could play on were it its turn.
+    fn opponent_move_cells(&self) -> Self::Cells;
+    /// The discs that playing on the empty `cell` flips (empty: illegal).
+    fn flipped(&self, cell: usize) -> Self::Cells;
+    /// The state after playing on `cell` with flips `flips`.
+    fn after(&self, cell: usize, flips: Self::Cells) -> Self;
+    /// The state after the side to move passes.
+    fn passed(&self) -> Self;
+    /// The final score for the side to move if the game ended now, in the
+    /// game's own units (discs).
+    fn final_discs(&self) -> i32;
+    /// The board split into [`PARITY_REGIONS`] regions (quadrants): moves into
+    /// regions with an odd number of empties are tried first near the end.
+    fn parity_regions() -> [Self::Cells; PARITY_REGIONS];
+    /// A static value of `cell` for move ordering (corners high).
+    fn cell_priority(cell: usize) -> i32;
+    /// An upper bound on the final score of the side to move, in discs
+    /// (from discs the opponent can never lose). `None` when no bound better
+    /// than `alpha` is cheap to find.
+    fn score_ceiling(&self, _alpha: i32) -> Option<i32> {
+        None
+    }
+
+    /// Empty cells next to the opponent's discs: the moves the side to move
+    /// may get later (secondary fastest-first key).
+    fn potential_mobility(&self) -> u32 {
+        0
+    }
+
+    /// The mobility of the side to move for fastest-first ordering, moves
+    /// to the most valuable cells (corners) counted twice.
+    fn weighted_mobility(&self) -> u32 {
+        self.move_cells().count()
+    }
+}
+
 /// Solves `pos` within (`alpha`, `beta`) in score units, fail-soft, using
 /// `eval` to order moves far from the end. The result is exact when strictly
 /// inside the window, a bound otherwise, and meaningless when the context's
 /// control stopped the search.
-pub fn solve_window<B: EndgameBoard, E: Evaluator<B> + ?Sized>(
+pub fn solve_window<B: EndgameBoard, E: Evaluator<B>>(
     ctx: &mut SearchContext,
     eval: &E,
     pos: &B,
@@ -110,7 +160,7 @@ crate::cpu::multiversion! {
     /// The value of `pos` (with `count` empty cells `empties`) for the side
     /// to move, in discs, fail-soft within (`alpha`, `beta`).
     #[allow(clippy::too_many_arguments)]
-    fn solve_node<B: EndgameBoard, E: Evaluator<B> + ?Sized>(
+    fn solve_node<B: EndgameBoard, E: Evaluator<B>>(
         ctx: &mut SearchContext,
         eval: &E,
         regions: &[B::Cells; PARITY_REGIONS],

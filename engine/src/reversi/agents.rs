@@ -1,0 +1,53 @@
+//! The strong engine as a Reversi player on every board size: the shared
+//! search ([`crate::search::Engine`]) with the evaluation the configuration
+//! chooses, dispatched by a `match` rather than a trait object so that the
+//! node loop calls it directly.
+
+use super::{Geometry, Position, Variant};
+use crate::eval::{ClassicEval, Evaluation, Evaluator, PatternEval};
+use crate::search::{Engine, EngineConfig};
+
+/// The evaluation a Reversi engine plays with (see [`Evaluation`]).
+// One per engine, which the searcher keeps boxed: boxing the large variant
+// as well would cost an indirection per evaluation.
+#[allow(clippy::large_enum_variant)]
+pub enum ReversiEvaluator<G: Geometry> {
+    /// The learnt pattern evaluation.
+    Pattern(PatternEval<G>),
+    /// The classic hand-written heuristic.
+    Classic(ClassicEval<G>),
+}
+
+impl<G: Geometry> Evaluator<Position<G>> for ReversiEvaluator<G> {
+    #[inline]
+    fn evaluate(&self, pos: &Position<G>) -> i32 {
+        match self {
+            ReversiEvaluator::Pattern(eval) => eval.evaluate(pos),
+            ReversiEvaluator::Classic(eval) => eval.evaluate(pos),
+        }
+    }
+}
+
+/// The strong engine as a player of Reversi on geometry `G`.
+pub type ReversiEngine<G> = Engine<Position<G>, ReversiEvaluator<G>>;
+
+impl<G: Geometry> Engine<Position<G>, ReversiEvaluator<G>> {
+    /// An engine for `variant` (whose board must be `G`) with `config`: the
+    /// pattern evaluation with the compiled-in weights or with the tuner's
+    /// weights file `config.weights`, or the classic heuristic; fails when
+    /// the weights file cannot be used.
+    pub fn new(variant: Variant, config: EngineConfig) -> Result<Self, String> {
+        assert_eq!(variant.size(), G::N, "variant {variant} is not played on this geometry");
+        let eval = match (config.evaluation, &config.weights) {
+            (Evaluation::Pattern, Some(path)) => ReversiEvaluator::Pattern(PatternEval::<G>::from_file(variant, path)?),
+            (Evaluation::Pattern, None) => ReversiEvaluator::Pattern(PatternEval::<G>::compiled(variant)),
+            (Evaluation::Classic, None) => ReversiEvaluator::Classic(ClassicEval::<G>::new(variant.start_discs())),
+            (Evaluation::Classic, Some(_)) => return Err("the classic evaluation takes no weights file".into()),
+        };
+        let name = match config.evaluation {
+            Evaluation::Pattern => format!("engine-{variant}"),
+            Evaluation::Classic => format!("classic-{variant}"),
+        };
+        Ok(Engine::with_evaluator(name, Box::new(eval), config))
+    }
+}

@@ -1,0 +1,343 @@
+//! The workspace's layers point one way: no source file depends on another
+//! that depends back on it, directly or through others; and in the engine,
+//! no lower layer names a higher one (the rules know no evaluation or search,
+//! the evaluation no search, the search no game).
+//!
+//! A file depends on another when it imports from it (`use crate::..`,
+//! `use super::..`, `use child::..`) or names a `crate::` path in its code.
+//! Re-exports (`pub use`) and the files' test modules are not dependencies.
+//! The binaries in `src/bin` are crates of their own and not checked.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// A module's path inside its crate (`["search", "tt"]`; the crate root is
+/// empty).
+type Module = Vec<String>;
+
+/// Every module file of the crate whose sources are in `src`.
+fn module_files(src: &Path) -> BTreeMap<Module, PathBuf> {
+    fn walk(dir: &Path, src: &Path, out: &mut BTreeMap<Module, PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                if path != src.join("bin") {
+                    walk(&path, src, out);
+                }
+                continue;
+            }
+            if path.extension().is_none_or(|e| e != "rs") {
+                continue;
+            }
+            let relative = path.strip_prefix(src).unwrap().with_extension("");
+            let mut module: Module = relative.iter().map(|s| s.to_string_lossy().into_owned()).collect();
+            if matches!(module.last().map(String::as_str), Some("mod" | "lib" | "main")) {
+                module.pop();
+            }
+            out.insert(module, path);
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(src, src, &mut out);
+    out
+}
+
+/// The code of a file without comments and without its `#[cfg(test)]`
+/// modules.
+fn code(text: &str) -> String {
+    let mut out = String::new();
+    let mut lines = text.lines().peekable();
+    while let Some(line) = lines.next() {
+        let trimmed = line.trim_start();
+        if trimmed.starts_with("#[cfg(test)]") && lines.peek().is_some_and(|next| next.trim_start().starts_with("mod "))
+        {
+            break;
+        }
+        let line = line.find("//").map_or(line, |i| &line[..i]);
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
+}
+
+/// The paths a use tree names: `a::{b, c::{d, e as f}}` gives `a::b`,
+/// `a::c::d`, `a::c::e`.
+fn expand(tree: &str) -> Vec<String> {
+    let tree: String = tree.chars().filter(|c| !c.is_whitespace()).collect();
+    let Some(open) = tree.find('{') else {
+        return vec![tree.split("as").next().unwrap_or_default().to_string()];
+    };
+    let prefix = &tree[..open];
+    let inner = &tree[open + 1..tree.rfind('}').unwrap_or(tree.len())];
+    let (mut parts, mut depth, mut current) = (Vec::new(), 0, String::new());
+    for c in inner.chars() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(std::mem::take(&mut current));
+                continue;
+            }
+            _ => {}
+        }
+        current.push(c);
+    }
+    parts.push(current);
+    parts.iter().filter(|p| !p.is_empty()).flat_map(|p| expand(p)).map(|p| format!("{prefix}{p}")).collect()
+}
+
+/// The paths a file's code names: those of its private `use` statements and
+/// every `crate::` path elsewhere.
+fn named_paths(code: &str) -> Vec<String> {
+    let mut paths = Vec::new();
+    let mut rest = String::new();
+    let mut lines = code.lines();
+    while let Some(line) = lines.next() {
+        let trimmed = line.trim_start();
+        let public = trimmed.starts_with("pub ") || trimmed.starts_with("pub(");
+        let unqualified = if public { trimmed.split_once(' ').map_or("", |(_, r)| r.trim_start()) } else { trimmed };
+        let Some(tree) = unqualified.strip_prefix("use ") else {
+            rest.push_str(line);
+            rest.push('\n');
+            continue;
+        };
+        let mut statement = tree.to_string();
+        while !statement.contains(';') {
+            let Some(next) = lines.next() else { break };
+            statement.push_str(next);
+        }
+        if !public {
+            paths.extend(expand(statement.split(';').next().unwrap_or_default()));
+        }
+    }
+    let mut at = 0;
+    while let Some(i) = rest[at..].find("crate::") {
+        let start = at + i;
+        let before = rest[..start].chars().next_back();
+        let end = rest[start..]
+            .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'))
+            .map_or(rest.len(), |n| start + n);
+        if !before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$') {
+            paths.push(rest[start..end].to_string());
+        }
+        at = end.max(start + 1);
+    }
+    paths
+}
+
+/// The module a path from `from` leads to: the longest prefix that is a
+/// module file; `None` for other crates.
+fn resolve(path: &str, from: &Module, files: &BTreeMap<Module, PathBuf>) -> Option<Module> {
+    let segments: Vec<&str> = path.split("::").filter(|s| !s.is_empty()).collect();
+    let (mut base, rest): (Module, &[&str]) = match segments.first()? {
+        &"crate" => (Vec::new(), &segments[1..]),
+        &"self" => (from.clone(), &segments[1..]),
+        &"super" => {
+            let mut base = from.clone();
+            let ups = segments.iter().take_while(|s| **s == "super").count();
+            base.truncate(base.len().saturating_sub(ups));
+            (base, &segments[ups..])
+        }
+        first => {
+            let mut child = from.clone();
+            child.push(first.to_string());
+            if !files.contains_key(&child) {
+                return None;
+            }
+            (from.clone(), &segments[..])
+        }
+    };
+    let mut found = files.contains_key(&base).then(|| base.clone());
+    for segment in rest {
+        base.push(segment.to_string());
+        if files.contains_key(&base) {
+            found = Some(base.clone());
+        }
+    }
+    found
+}
+
+/// Which modules each module of the crate in `src` depends on.
+fn dependencies(src: &Path) -> BTreeMap<Module, BTreeSet<Module>> {
+    let files = module_files(src);
+    let mut edges: BTreeMap<Module, BTreeSet<Module>> = files.keys().map(|m| (m.clone(), BTreeSet::new())).collect();
+    for (module, path) in &files {
+        let text = std::fs::read_to_string(path).unwrap();
+        for named in named_paths(&code(&text)) {
+            if let Some(target) = resolve(&named, module, &files).filter(|t| t != module) {
+                edges.entry(module.clone()).or_default().insert(target);
+            }
+        }
+    }
+    edges
+}
+
+/// The import circles among the modules of the crate in `src`, each as the
+/// list of its modules.
+fn circles(src: &Path) -> Vec<Vec<String>> {
+    let edges = dependencies(src);
+    strongly_connected(&edges.keys().cloned().collect::<Vec<_>>(), &edges)
+        .into_iter()
+        .filter(|component| component.len() > 1)
+        .map(|component| component.iter().map(|m| format!("{}::{}", src.display(), m.join("::"))).collect())
+        .collect()
+}
+
+/// Tarjan's strongly connected components of the graph.
+fn strongly_connected(nodes: &[Module], edges: &BTreeMap<Module, BTreeSet<Module>>) -> Vec<Vec<Module>> {
+    struct State<'a> {
+        edges: &'a BTreeMap<Module, BTreeSet<Module>>,
+        index: BTreeMap<Module, usize>,
+        low: BTreeMap<Module, usize>,
+        stack: Vec<Module>,
+        on_stack: BTreeSet<Module>,
+        components: Vec<Vec<Module>>,
+    }
+    fn visit(v: &Module, s: &mut State) {
+        let n = s.index.len();
+        s.index.insert(v.clone(), n);
+        s.low.insert(v.clone(), n);
+        s.stack.push(v.clone());
+        s.on_stack.insert(v.clone());
+        for w in s.edges.get(v).into_iter().flatten() {
+            if !s.index.contains_key(w) {
+                visit(w, s);
+                let low = s.low[v].min(s.low[w]);
+                s.low.insert(v.clone(), low);
+            } else if s.on_stack.contains(w) {
+                let low = s.low[v].min(s.index[w]);
+                s.low.insert(v.clone(), low);
+            }
+        }
+        if s.low[v] == s.index[v] {
+            let mut component = Vec::new();
+            while let Some(w) = s.stack.pop() {
+                s.on_stack.remove(&w);
+                let done = &w == v;
+                component.push(w);
+                if done {
+                    break;
+                }
+            }
+            s.components.push(component);
+        }
+    }
+    let mut state = State {
+        edges,
+        index: BTreeMap::new(),
+        low: BTreeMap::new(),
+        stack: Vec::new(),
+        on_stack: BTreeSet::new(),
+        components: Vec::new(),
+    };
+    for v in nodes {
+        if !state.index.contains_key(v) {
+            visit(v, &mut state);
+        }
+    }
+    state.components
+}
+
+/// The `src` folders of the workspace's library crates.
+fn crate_sources() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    ["engine", "selfplay", "tuner", "benches"].iter().map(|c| root.join(c).join("src")).collect()
+}
+
+/// The engine's layers, lowest first: modules whose path starts with one of
+/// a layer's prefixes (`reversi::geometry`, or `search` for all of it) must
+/// not depend on a module of a higher layer. Each game's search glue
+/// (`reversi::search`, `pente::threats`, ..) sits above the search; modules
+/// not listed are not checked.
+const ENGINE_LAYERS: &[&[&str]] = &[
+    &["bitboard", "cpu", "cputime", "game", "mix"],
+    &[
+        "reversi::geometry",
+        "reversi::position",
+        "reversi::perft",
+        "reversi::stability",
+        "reversi::text",
+        "reversi::variant",
+        "reversi::zobrist",
+        "pente::board",
+        "pente::pattern",
+    ],
+    &["eval", "pente::eval"],
+    &["search"],
+    &["reversi::search", "reversi::endgame", "reversi::ffo", "pente::search", "pente::threats", "pente::length"],
+    &["agent", "reversi::agents", "pente::agents", "textbook", "reference"],
+    &["protocol"],
+];
+
+/// The layer of `module` in [`ENGINE_LAYERS`], if it is listed.
+fn layer_of(module: &Module) -> Option<usize> {
+    let name = module.join("::");
+    ENGINE_LAYERS
+        .iter()
+        .position(|layer| layer.iter().any(|prefix| name == *prefix || name.starts_with(&format!("{prefix}::"))))
+}
+
+#[test]
+fn no_engine_layer_names_a_higher_one() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut wrong = Vec::new();
+    for (module, targets) in dependencies(&src) {
+        if module.last().is_some_and(|m| m == "tests") {
+            continue;
+        }
+        for target in targets {
+            if let (Some(from), Some(to)) = (layer_of(&module), layer_of(&target))
+                && to > from
+            {
+                wrong.push(format!("{} -> {}", module.join("::"), target.join("::")));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "arrows pointing up the layers: {wrong:?}");
+}
+
+#[test]
+fn the_search_names_no_game() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let games = ["reversi", "pente", "textbook"];
+    let wrong: Vec<_> = dependencies(&src)
+        .into_iter()
+        .filter(|(module, _)| {
+            module.first().is_some_and(|m| m == "search") && module.last().is_some_and(|m| m != "tests")
+        })
+        .flat_map(|(module, targets)| {
+            targets
+                .into_iter()
+                .filter(|t| t.first().is_some_and(|m| games.contains(&m.as_str())))
+                .map(move |t| format!("{} -> {}", module.join("::"), t.join("::")))
+        })
+        .collect();
+    assert!(wrong.is_empty(), "the search names a game: {wrong:?}");
+}
+
+#[test]
+fn no_module_imports_a_module_that_imports_it_back() {
+    let found: Vec<_> = crate_sources().iter().flat_map(|src| circles(src)).collect();
+    assert!(found.is_empty(), "import circles: {found:?}");
+}
+
+#[test]
+fn the_circle_check_sees_a_circle() {
+    let dir = std::env::temp_dir().join(format!("layers-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("a")).unwrap();
+    std::fs::write(dir.join("lib.rs"), "pub mod a;\npub mod b;\n").unwrap();
+    std::fs::write(dir.join("a/mod.rs"), "pub mod c;\npub use c::Z;\npub struct X;\n").unwrap();
+    std::fs::write(dir.join("a/c.rs"), "use crate::b::{self, Y};\npub struct Z;\n").unwrap();
+    std::fs::write(
+        dir.join("b.rs"),
+        "// use crate::a::c::Z;\npub struct Y(pub super::a::X);\nfn f() -> crate::a::c::Z { todo!() }\n",
+    )
+    .unwrap();
+    let found = circles(&dir);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(found.len(), 1, "{found:?}");
+    let mut names: Vec<_> = found[0].iter().map(|m| m.rsplit("::").next().unwrap().to_string()).collect();
+    names.sort();
+    assert_eq!(names, ["b", "c"]);
+}
