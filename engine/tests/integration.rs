@@ -5,6 +5,7 @@
 mod duo_program;
 mod ffo;
 mod layers;
+mod parsers;
 mod pente_agents;
 mod pente_common;
 mod pente_program;
