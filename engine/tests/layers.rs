@@ -63,9 +63,11 @@ fn code(text: &str) -> String {
 /// The paths a use tree names: `a::{b, c::{d, e as f}}` gives `a::b`,
 /// `a::c::d`, `a::c::e`.
 fn expand(tree: &str) -> Vec<String> {
-    let tree: String = tree.chars().filter(|c| !c.is_whitespace()).collect();
+    // Renames (`x as y`) become `x@y`, then whitespace goes.
+    let renamed = tree.split_whitespace().collect::<Vec<_>>().join(" ").replace(" as ", "@");
+    let tree: String = renamed.chars().filter(|c| !c.is_whitespace()).collect();
     let Some(open) = tree.find('{') else {
-        return vec![tree.split("as").next().unwrap_or_default().to_string()];
+        return vec![tree.split('@').next().unwrap_or_default().to_string()];
     };
     let prefix = &tree[..open];
     let inner = &tree[open + 1..tree.rfind('}').unwrap_or(tree.len())];
@@ -328,7 +330,7 @@ fn the_circle_check_sees_a_circle() {
     std::fs::create_dir_all(dir.join("a")).unwrap();
     std::fs::write(dir.join("lib.rs"), "pub mod a;\npub mod b;\n").unwrap();
     std::fs::write(dir.join("a/mod.rs"), "pub mod c;\npub use c::Z;\npub struct X;\n").unwrap();
-    std::fs::write(dir.join("a/c.rs"), "use crate::b::{self, Y};\npub struct Z;\n").unwrap();
+    std::fs::write(dir.join("a/c.rs"), "use crate::{b::{self, Y as Class}};\npub struct Z;\n").unwrap();
     std::fs::write(
         dir.join("b.rs"),
         "// use crate::a::c::Z;\npub struct Y(pub super::a::X);\nfn f() -> crate::a::c::Z { todo!() }\n",
