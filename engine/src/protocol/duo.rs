@@ -53,11 +53,7 @@ pub fn output_text<G: Geometry>(mv: Move<G>) -> String {
 /// Reads a program's `output.txt`: one line holding a move like `c3` (its
 /// syntax only: legality is the game master's check).
 pub fn parse_output<G: Geometry>(text: &str) -> Result<Move<G>, String> {
-    let mut lines = text.split('\n');
-    let first = lines.next().unwrap_or("");
-    if lines.any(|l| !l.trim().is_empty()) {
-        return Err("expected one line holding the move, found more".into());
-    }
+    let first = super::single_line(text)?;
     match Move::<G>::parse(first) {
         Some(mv) if !mv.is_pass() => Ok(mv),
         _ => Err(format!(

@@ -24,6 +24,17 @@ pub fn seconds_text(seconds: f64) -> String {
     format!("{seconds}")
 }
 
+/// The one line of a program's `output.txt` (blank lines after it are
+/// allowed), or the error that there are more.
+pub fn single_line(text: &str) -> Result<&str, String> {
+    let mut lines = text.split('\n');
+    let first = lines.next().unwrap_or("");
+    if lines.any(|l| !l.trim().is_empty()) {
+        return Err("expected one line holding the move, found more".into());
+    }
+    Ok(first)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -139,11 +139,7 @@ pub fn output_text(mv: Cell) -> String {
 /// Reads a program's `output.txt`: one line holding a cell exactly as the
 /// handout writes it (`9N`: row 1-19, then an uppercase column letter).
 pub fn parse_output(text: &str) -> Result<Cell, String> {
-    let mut lines = text.split('\n');
-    let first = lines.next().unwrap_or("");
-    if lines.any(|l| !l.trim().is_empty()) {
-        return Err("expected one line holding the move, found more".into());
-    }
+    let first = super::single_line(text)?;
     match Cell::parse(first) {
         Some(cell) if cell.to_string() == first => Ok(cell),
         _ => Err(format!(
