@@ -180,8 +180,9 @@ fn opening<P: GameProtocol>(protocol: &P, job: &Job, book: &[P::State], k: u64) 
         return book[(k % book.len() as u64) as usize].clone();
     }
     let mut rng = stream_rng(job.seed, OPENING_STREAM + k);
-    // Random plies can end the game (Duo's two groups may lose contact): draw
-    // again from the same stream until the players have something to play.
+    // Random plies can end the game or leave it a ply or two from its end
+    // (Duo's two groups may lose contact): draw again from the same stream
+    // until the players have a game to play.
     for _ in 0..MAX_OPENING_ATTEMPTS {
         let mut state = protocol.start();
         for _ in 0..job.random_plies {
@@ -191,11 +192,29 @@ fn opening<P: GameProtocol>(protocol: &P, job: &Job, book: &[P::State], k: u64) 
             }
             state.make(moves[rng.random_range(0..moves.len())]);
         }
-        if !state.is_terminal() {
+        if !ends_within(&state, OPENING_LOOKAHEAD) {
             return state;
         }
     }
     protocol.start()
+}
+
+/// Plies after a random opening within which no line may end the game: a
+/// Duo opening whose two groups have lost contact can leave both players
+/// without moves a ply or two later, a game decided by the dice alone.
+const OPENING_LOOKAHEAD: u32 = 2;
+
+/// True when some line of at most `plies` plies from `state` ends the game.
+fn ends_within<S: Game>(state: &S, plies: u32) -> bool {
+    if state.is_terminal() {
+        return true;
+    }
+    plies > 0
+        && state.legal_moves().iter().any(|&mv| {
+            let mut next = state.clone();
+            next.make(mv);
+            ends_within(&next, plies - 1)
+        })
 }
 
 /// Running tally of a run, from the first player of each pairing.
@@ -748,4 +767,40 @@ pub fn game_length(out: &Path, sources: &[PathBuf]) -> Result<String, String> {
     ];
     std::fs::write(out, table.to_text(&comments)).map_err(|e| format!("{}: cannot write: {e}", out.display()))?;
     Ok(format!("wrote {} ({} games, {mean:.1} plies on average)", out.display(), plies.len()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::ReversiProtocol;
+    use engine::reversi::{Size12, Variant};
+
+    /// Pair 40 of a duo12 run with seed 41 and 8 random plies drew this
+    /// opening before openings were checked; its games ended two plies later.
+    const DEAD_OPENING: &str = "O/............/............/.OOO......../..OOO......./.OX........./............/............/.........X../........XX../.......XOX../.......X..../.......X....";
+
+    #[test]
+    fn random_openings_that_end_within_two_plies_are_drawn_again() {
+        let protocol = ReversiProtocol::<Size12>::new(Variant::Duo12);
+        let dead = protocol.parse_flat(DEAD_OPENING).unwrap();
+        assert!(ends_within(&dead, OPENING_LOOKAHEAD) && !ends_within(&dead, 0));
+        assert!(!ends_within(&protocol.start(), OPENING_LOOKAHEAD));
+        let job = Job {
+            variant: "duo12".into(),
+            players: vec![],
+            schedule: Schedule::Gauntlet,
+            games: 2,
+            seed: 41,
+            openings: None,
+            random_plies: 8,
+            tc: 1.0,
+            sample_every: 1,
+            shard: None,
+        };
+        for k in 0..60 {
+            let drawn = opening(&protocol, &job, &[], k);
+            assert!(!ends_within(&drawn, OPENING_LOOKAHEAD), "pair {k}");
+            assert_ne!(protocol.flatten(&drawn), DEAD_OPENING);
+        }
+    }
 }
