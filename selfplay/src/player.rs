@@ -253,7 +253,7 @@ mod tests {
         assert_eq!(config.evaluation, Evaluation::Classic);
         let p: PlayerSpec = "engine:time.hard_factor=2.5,depth=3".parse().unwrap();
         let PlayerKind::Engine(c) = &p.kind else { panic!() };
-        assert_eq!((c.params.hard_factor, c.depth), (2.5, Some(3)));
+        assert_eq!((c.params.over(SearchParams::DEFAULT).hard_factor, c.depth), (2.5, Some(3)));
         for bad in [
             "engine:depth=x",
             "engine:speed=3",

@@ -8,11 +8,11 @@
 
 use engine::agent::played_line;
 use engine::protocol::duo;
-use engine::search::SearchParams;
+use engine::search::ParamSettings;
 use std::path::Path;
 
 fn main() {
-    let params = match SearchParams::from_args(std::env::args().skip(1)) {
+    let params = match ParamSettings::from_args(std::env::args().skip(1)) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("duo-othello: {e}");

@@ -9,13 +9,13 @@ use engine::cputime::process_cpu_time;
 use engine::pente::PenteEngine;
 use engine::pente::search::{PANIC_SECONDS, quick_move};
 use engine::protocol::pente::{output_text, parse_input};
-use engine::search::{EngineConfig, SearchParams};
+use engine::search::{EngineConfig, ParamSettings};
 use std::process::ExitCode;
 
 use engine::protocol::{INPUT_FILE as INPUT, OUTPUT_FILE as OUTPUT};
 
 fn main() -> ExitCode {
-    let params = match SearchParams::from_args(std::env::args().skip(1)) {
+    let params = match ParamSettings::from_args(std::env::args().skip(1)) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("pente: {e} (reads {INPUT}, writes {OUTPUT})");
@@ -31,7 +31,7 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(params: &SearchParams) -> Result<(), String> {
+fn run(params: &ParamSettings) -> Result<(), String> {
     let text = std::fs::read_to_string(INPUT).map_err(|e| format!("{INPUT}: cannot read: {e}"))?;
     let input = parse_input(&text).map_err(|e| format!("{INPUT}: {e}"))?;
     let clock = Clock { own_remaining: input.time_left, opponent_remaining: input.time_left };
@@ -39,7 +39,7 @@ fn run(params: &SearchParams) -> Result<(), String> {
         None
     } else {
         Some(
-            PenteEngine::new(EngineConfig { params: *params, ..EngineConfig::default() })?
+            PenteEngine::new(EngineConfig { params: params.clone(), ..EngineConfig::default() })?
                 .choose(&input.position, &clock),
         )
     };

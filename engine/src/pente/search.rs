@@ -11,7 +11,7 @@ use super::pattern::patterns;
 use super::threats::{self, CAPTURE_WIN_THRESHOLD, Vcf};
 use crate::cputime::CpuClock;
 use crate::game::{Color, Game};
-use crate::search::{SearchGame, Tactics};
+use crate::search::{SearchGame, SearchParams, Tactics};
 use std::time::Duration;
 
 /// Moves searched at a node that is not forced, by remaining depth
@@ -39,10 +39,18 @@ pub const MAX_VCF_NODES: u64 = 400_000;
 /// [`quick_move`] without searching.
 pub const PANIC_SECONDS: f64 = 0.15;
 
+/// Pente's time plan puts the weight on the opening: its first moves build
+/// the threats that decide the game, while the last ones are mostly found
+/// by the threat reading at no cost, and the game may end any time. The
+/// proof match is in the README ("Time plan").
+const PENTE_PARAMS: SearchParams =
+    SearchParams { peak_progress: 0.0, peak_bonus: 2.0, peak_spread: 0.5, extra_moves: 1.0, ..SearchParams::DEFAULT };
+
 impl SearchGame for PentePosition {
     /// Width-limited nodes live on their ordering: hints everywhere.
     const HINT_DEPTH: u32 = 0;
     const WIN_LOSS: bool = true;
+    const PARAMS: SearchParams = PENTE_PARAMS;
 
     #[inline(always)]
     fn move_index(mv: Cell) -> usize {

@@ -16,7 +16,7 @@ use crate::eval::{Evaluator, PatternEval};
 use crate::game::{Color, Game};
 use crate::reversi::ReversiEngine;
 use crate::reversi::{Geometry, Move, Position, Size12, Variant, disc_char, parse_rows, parse_side};
-use crate::search::{EngineConfig, SearchParams};
+use crate::search::{EngineConfig, ParamSettings};
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -454,7 +454,7 @@ pub fn search_clock(own: f64, per_move: f64, empties: u32) -> Option<f64> {
 /// `playdata.txt`. Errors are
 /// one line naming the file; `output.txt` is written whenever the board and
 /// side could be read.
-pub fn play(dir: &Path, params: &SearchParams) -> Result<RunReport, String> {
+pub fn play(dir: &Path, params: &ParamSettings) -> Result<RunReport, String> {
     let input_path = dir.join(INPUT_FILE);
     let bytes = std::fs::read(&input_path).map_err(|e| format!("{}: cannot read: {e}", input_path.display()))?;
     let text = String::from_utf8_lossy(&bytes);
@@ -481,7 +481,7 @@ pub fn play(dir: &Path, params: &SearchParams) -> Result<RunReport, String> {
         let clock = Clock { own_remaining, opponent_remaining: input.opponent_time.unwrap_or(own) };
         let nps_hint = read_calibration(dir).map(|c| c.nps);
         let tt_mb = if own < SMALL_TABLE_TIME { SMALL_TABLE_MB } else { 0 };
-        let config = EngineConfig { nps_hint, tt_mb, params: *params, ..EngineConfig::default() };
+        let config = EngineConfig { nps_hint, tt_mb, params: params.clone(), ..EngineConfig::default() };
         match ReversiEngine::<Board>::new(Variant::Duo12, config) {
             Ok(mut engine) => {
                 let decision = engine.choose(&pos, &clock);

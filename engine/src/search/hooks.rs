@@ -6,6 +6,7 @@
 //! endgame solver and no tactics, Pente with tactics and no solver.
 
 use super::control::SearchContext;
+use super::params::SearchParams;
 use crate::cputime::CpuClock;
 use crate::eval::Evaluator;
 use crate::game::Game;
@@ -48,6 +49,10 @@ pub trait SearchGame: Game {
     /// a margin (Reversi's discs): the search then scores a win by how soon
     /// it comes (see [`super::won_in`]).
     const WIN_LOSS: bool = false;
+
+    /// The search and time parameters this game plays with unless told
+    /// otherwise (the registry's defaults unless the game's plan differs).
+    const PARAMS: SearchParams = SearchParams::DEFAULT;
 
     /// Moves searched at a node with `depth` plies left that is not forced,
     /// best-ordered first: all of them unless the game prunes the tail.

@@ -19,7 +19,7 @@ pub mod tt;
 mod tests;
 
 pub use hooks::{SearchGame, Tactics};
-pub use params::SearchParams;
+pub use params::{ParamSettings, SearchParams};
 pub use searcher::{INFINITY, Limits, MAX_DEPTH, SearchResult, Searcher, WIN, WIN_BOUND, won_in};
 pub use time::{MovesAhead, TimePlan};
 
@@ -56,8 +56,9 @@ pub struct EngineConfig {
     pub nps_hint: Option<f64>,
     /// The clock the engine is charged on (default: the process's CPU time).
     pub clock: CpuClock,
-    /// Search and time parameters.
-    pub params: SearchParams,
+    /// Search and time parameters set over the game's defaults
+    /// ([`SearchGame::PARAMS`]).
+    pub params: ParamSettings,
 }
 
 /// What `duo-calibrate` measures (`nps`) on the machine the search's
@@ -73,8 +74,9 @@ impl EngineConfig {
         let speed = self.nps_hint.map(|nps| nps / REFERENCE_NPS);
         let mut time = self.move_time.map(TimePlan::fixed);
         if clock.own_remaining.is_finite() {
-            let ahead = moves_ahead(state, clock.own_remaining, speed, &self.params);
-            let plan = TimePlan::from_clock(clock.own_remaining, &ahead, &self.params);
+            let params = self.params.over(G::PARAMS);
+            let ahead = moves_ahead(state, clock.own_remaining, speed, &params);
+            let plan = TimePlan::from_clock(clock.own_remaining, &ahead, &params);
             time = Some(time.map_or(plan, |t| t.min(plan)));
         } else if time.is_none() && self.depth.is_none() && self.nodes.is_none() {
             time = Some(TimePlan::fixed(UNTIMED_MOVE_TIME));
@@ -126,7 +128,7 @@ impl<G: SearchGame, E: Evaluator<G>> Engine<G, E> {
     pub fn with_evaluator(name: String, eval: Box<E>, config: EngineConfig) -> Self {
         let mut searcher = Searcher::new(eval, config.table_mb());
         searcher.set_clock(config.clock.clone());
-        searcher.set_params(config.params);
+        searcher.set_params(config.params.over(G::PARAMS));
         Engine { name, config, searcher }
     }
 

@@ -121,31 +121,66 @@ impl SearchParams {
         self.set(name, value)
     }
 
-    /// The parameters a program's command line sets: `--param NAME=VALUE`,
+    /// The value of parameter `name`.
+    pub fn get(&self, name: &str) -> Option<f64> {
+        self.clone().slot(name).map(|v| *v)
+    }
+}
+
+/// Parameters set by name (a program's `--param NAME=VALUE`, a `selfplay`
+/// player's `NAME=VALUE`), kept apart from the defaults they change: each
+/// game has its own defaults ([`super::SearchGame::PARAMS`]) and the
+/// settings apply over them ([`ParamSettings::over`]).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ParamSettings {
+    set: Vec<(&'static str, f64)>,
+}
+
+impl ParamSettings {
+    /// Sets parameter `name` to `value` (a later setting of the same name
+    /// wins); an error names what was expected.
+    pub fn set(&mut self, name: &str, value: f64) -> Result<(), String> {
+        let mut check = SearchParams::DEFAULT;
+        check.set(name, value)?;
+        let name = SearchParams::REGISTRY.iter().find(|p| p.name == name).expect("set checked the name").name;
+        self.set.retain(|(n, _)| *n != name);
+        self.set.push((name, value));
+        Ok(())
+    }
+
+    /// Sets `NAME=VALUE`.
+    pub fn set_text(&mut self, pair: &str) -> Result<(), String> {
+        let (name, value) = pair.split_once('=').ok_or_else(|| format!("`{pair}`: expected NAME=VALUE"))?;
+        let value: f64 = value.parse().map_err(|_| format!("`{pair}`: expected a number after `=`"))?;
+        self.set(name, value)
+    }
+
+    /// The settings of a program's command line: `--param NAME=VALUE`,
     /// repeated; anything else is an error naming what was expected.
     pub fn from_args(args: impl IntoIterator<Item = String>) -> Result<Self, String> {
-        let mut params = SearchParams::DEFAULT;
+        let mut settings = ParamSettings::default();
         let mut args = args.into_iter();
         while let Some(arg) = args.next() {
             if arg != "--param" {
                 return Err(format!("unexpected argument `{arg}`: expected only --param NAME=VALUE"));
             }
-            params.set_text(&args.next().ok_or("--param: expected NAME=VALUE")?)?;
+            settings.set_text(&args.next().ok_or("--param: expected NAME=VALUE")?)?;
         }
-        Ok(params)
+        Ok(settings)
     }
 
-    /// The value of parameter `name`.
-    pub fn get(&self, name: &str) -> Option<f64> {
-        self.clone().slot(name).map(|v| *v)
+    /// `base` with these settings applied.
+    pub fn over(&self, base: SearchParams) -> SearchParams {
+        let mut params = base;
+        for &(name, value) in &self.set {
+            *params.slot(name).expect("settings hold registered names") = value;
+        }
+        params
     }
 
-    /// The parameters that differ from their defaults, as `NAME=VALUE` pairs.
-    pub fn changed(&self) -> Vec<String> {
-        SearchParams::REGISTRY
-            .iter()
-            .filter_map(|p| self.get(p.name).filter(|&v| v != p.default).map(|v| format!("{}={v}", p.name)))
-            .collect()
+    /// The settings as `NAME=VALUE` pairs, in the order they were made.
+    pub fn pairs(&self) -> Vec<String> {
+        self.set.iter().map(|(n, v)| format!("{n}={v}")).collect()
     }
 }
 
@@ -163,7 +198,6 @@ mod tests {
             let mut p = SearchParams::DEFAULT;
             p.set(info.name, info.max).unwrap();
             assert_eq!(p.get(info.name), Some(info.max));
-            assert_eq!(p.changed().len(), usize::from(info.max != info.default));
             assert!(p.set(info.name, info.max + 1.0).is_err());
             assert!(p.set(info.name, f64::NAN).is_err());
         }
@@ -173,9 +207,21 @@ mod tests {
         for bad in ["time.nope=1", "time.hard_factor", "time.hard_factor=x"] {
             assert!(p.set_text(bad).is_err(), "{bad}");
         }
-        let args = |a: &[&str]| SearchParams::from_args(a.iter().map(|s| s.to_string()));
-        assert_eq!(args(&["--param", "time.hard_factor=2.5"]).unwrap(), p);
-        assert_eq!(args(&[]).unwrap(), SearchParams::DEFAULT);
-        assert!(args(&["--param"]).is_err() && args(&["x"]).is_err() && args(&["--param", "time.x=1"]).is_err());
+    }
+
+    #[test]
+    fn settings_apply_over_any_base_and_the_last_setting_wins() {
+        let args = |a: &[&str]| ParamSettings::from_args(a.iter().map(|s| s.to_string()));
+        let settings =
+            args(&["--param", "time.hard_factor=2.5", "--param", "time.safety=0.1", "--param", "time.hard_factor=2"])
+                .unwrap();
+        let base = SearchParams { peak_bonus: 1.5, hard_factor: 5.0, ..SearchParams::DEFAULT };
+        let applied = settings.over(base);
+        assert_eq!((applied.hard_factor, applied.safety, applied.peak_bonus), (2.0, 0.1, 1.5));
+        assert_eq!(settings.pairs(), ["time.safety=0.1", "time.hard_factor=2"]);
+        assert_eq!(args(&[]).unwrap().over(base), base);
+        for bad in [&["--param"][..], &["x"], &["--param", "time.x=1"], &["--param", "time.safety=0.9"]] {
+            assert!(args(bad).is_err(), "{bad:?}");
+        }
     }
 }

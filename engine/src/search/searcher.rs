@@ -140,7 +140,7 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
             stack: Vec::with_capacity(STACK_PER_PLY * MAX_DEPTH as usize),
             root: Vec::with_capacity(STACK_PER_PLY),
             clock: CpuClock::Process,
-            params: SearchParams::DEFAULT,
+            params: G::PARAMS,
             game: PhantomData,
         }
     }

@@ -166,7 +166,7 @@ fn play_in(name: &str, input: &str, playdata: Option<&[u8]>) -> (RunReport, DuoM
         std::fs::write(dir.join(PLAYDATA_FILE), p).unwrap();
     }
     let timer = CpuTimer::start();
-    let outcome = play(&dir, &SearchParams::DEFAULT).unwrap();
+    let outcome = play(&dir, &ParamSettings::default()).unwrap();
     let spent = timer.elapsed();
     let out = std::fs::read_to_string(dir.join(OUTPUT_FILE)).unwrap();
     assert!(out.ends_with('\n') && !out.ends_with("\n\n") && !out.contains('\r'), "{out:?}");
