@@ -273,3 +273,43 @@ fn games_side_by_side_charge_each_move_as_much_as_one_at_a_time() {
     assert!(one > 0.1, "{one:.3} s per move at one thread: the engines did not use their time");
     assert!((two / one - 1.0).abs() < 0.10, "{two:.3} s per move at two threads against {one:.3} s at one");
 }
+
+/// Games of each long time-loss test (issue 14: 1,000 per game).
+const TIME_LOSS_GAMES: &str = "1000";
+/// CPU seconds per game of the time-loss tests.
+const TIME_LOSS_TC: &str = "5";
+
+/// Plays the competition program `program` (built next to `selfplay` in
+/// the same profile) against itself under the game master at 5 s per
+/// game and checks that no game ended on a forfeit. Its folder is kept in
+/// the target directory, so an interrupted run resumes where it stopped.
+fn no_time_losses(variant: &str, program: &str, random_plies: &str) {
+    let selfplay = Path::new(env!("CARGO_BIN_EXE_selfplay"));
+    let program = selfplay.with_file_name(program);
+    assert!(program.exists(), "{}: build it first (cargo build --release)", program.display());
+    let out = selfplay.with_file_name(format!("time-loss-{variant}"));
+    let spec = format!("cmd:{}", program.display());
+    let status = Command::new(selfplay)
+        .args(["--variant", variant, "--a", &spec, "--b", &spec, "--tc", TIME_LOSS_TC, "--games", TIME_LOSS_GAMES])
+        .args(["--random-plies", random_plies, "--seed", "14", "--threads", "2", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(status.status.success(), "{}", String::from_utf8_lossy(&status.stderr));
+    let g = games(&out);
+    assert_eq!(g.len().to_string(), TIME_LOSS_GAMES);
+    let forfeits: Vec<_> = g.iter().filter(|g| !["normal", "tiebreak"].contains(&g.ending.as_str())).collect();
+    assert!(forfeits.is_empty(), "{} forfeits, e.g. {:?}", forfeits.len(), forfeits.first());
+}
+
+#[test]
+#[ignore = "hours: run with --ignored after a release build"]
+fn the_duo_program_never_loses_on_time_at_5_seconds_a_game() {
+    no_time_losses("duo12", "duo-othello", "8");
+}
+
+#[test]
+#[ignore = "hours: run with --ignored after a release build"]
+fn the_pente_program_never_loses_on_time_at_5_seconds_a_game() {
+    no_time_losses("pente", "pente", "2");
+}
