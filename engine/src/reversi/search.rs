@@ -20,8 +20,6 @@ const X_SQUARE_PRIORITY: i32 = -30;
 const C_SQUARE_PRIORITY: i32 = -10;
 /// The last empties solve almost at once: moves there need no time budget.
 const QUICK_END_EMPTIES: u32 = 12;
-/// Discs on the board at the start (every variant starts with 4 or 8).
-const START_DISCS: usize = 4;
 
 /// Distance of `i` from the nearer edge of a line of length `n`.
 const fn edge_distance(i: usize, n: usize) -> usize {
@@ -66,9 +64,10 @@ impl<G: Geometry> SearchGame for Position<G> {
         (f64::from(self.empty_count().saturating_sub(QUICK_END_EMPTIES)) / 2.0).max(1.0)
     }
 
+    /// The filled share of the board (a position does not know which
+    /// variant's start it came from: Othello starts with 4 discs, Duo with 8).
     fn progress(&self) -> f64 {
-        let total = (G::CELLS - START_DISCS) as f64;
-        (1.0 - f64::from(self.empty_count()) / total).clamp(0.0, 1.0)
+        1.0 - f64::from(self.empty_count()) / G::CELLS as f64
     }
 
     fn solve_exact<E: Evaluator<Self>>(&self, ctx: &mut SearchContext, eval: &E, alpha: i32, beta: i32) -> Option<i32> {

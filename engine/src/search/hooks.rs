@@ -85,7 +85,7 @@ pub trait SearchGame: Game {
     /// this game (time planning).
     fn own_moves_left(&self) -> f64;
 
-    /// The game's stage from 0 (start) to 1 (end), for spending more time in
+    /// The game's stage from about 0 (start) to 1 (end), for spending more time in
     /// the middle game.
     fn progress(&self) -> f64;
 
