@@ -15,10 +15,11 @@
 //!    ffo}`, `pente::{search, threats, length}`;
 //! 6. players: [`agent`], `reversi::agents`, `pente::agents`, [`textbook`],
 //!    [`reference`];
-//! 7. [`protocol`]: the competition programs' file protocols; then the
-//!    binaries in `src/bin`.
+//! 7. [`protocol`]: the competition programs' file protocols; [`analysis`]:
+//!    the `analyze` command's work; then the binaries in `src/bin`.
 
 pub mod agent;
+pub mod analysis;
 pub mod bitboard;
 pub(crate) mod cpu;
 pub mod cputime;

@@ -2,6 +2,7 @@
 //! as one test binary (each test binary is another fat-LTO link under
 //! `cargo test --release`).
 
+mod analyze;
 mod duo_program;
 mod ffo;
 mod layers;

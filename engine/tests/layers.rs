@@ -268,7 +268,7 @@ const ENGINE_LAYERS: &[&[&str]] = &[
     &["search"],
     &["reversi::search", "reversi::endgame", "reversi::ffo", "pente::search", "pente::threats", "pente::length"],
     &["agent", "reversi::agents", "pente::agents", "textbook", "reference"],
-    &["protocol"],
+    &["protocol", "analysis"],
 ];
 
 /// The layer of `module` in [`ENGINE_LAYERS`], if it is listed.

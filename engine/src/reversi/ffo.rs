@@ -26,8 +26,10 @@ impl FfoPosition {
     }
 }
 
-/// Parses one line; `number` is its number in the suite.
-pub fn parse_line(line: &str, number: usize) -> Result<FfoPosition, String> {
+/// Parses the board and side to move of an OBF line (64 cells, a space,
+/// `X` or `O`); returns the position (Othello scoring) and what follows the
+/// side: `;`-separated fields, if any.
+fn parse_board(line: &str) -> Result<(Position<Size8>, &str), String> {
     let (board, rest) = line.split_once(' ').ok_or("expected 64 cells, a space and the side to move")?;
     if board.len() != Size8::CELLS {
         return Err(format!("expected {} cells, found {}", Size8::CELLS, board.len()));
@@ -41,14 +43,26 @@ pub fn parse_line(line: &str, number: usize) -> Result<FfoPosition, String> {
             _ => return Err(format!("cell {}: expected X, O or -, found `{}`", cell + 1, c as char)),
         }
     }
-    let mut fields = rest.split(';').map(str::trim).filter(|f| !f.is_empty());
-    let to_move = match fields.next() {
-        Some("X") => Color::Black,
-        Some("O") => Color::White,
-        other => return Err(format!("expected side to move X or O, found `{}`", other.unwrap_or(""))),
+    let (side, fields) = rest.split_once(';').unwrap_or((rest, ""));
+    let to_move = match side.trim() {
+        "X" => Color::Black,
+        "O" => Color::White,
+        other => return Err(format!("expected side to move X or O, found `{other}`")),
     };
+    Ok((Position::from_discs(black, white, to_move, Variant::Othello8.scoring()), fields))
+}
+
+/// Parses a position line of the OBF form: 64 cells, a space, the side to
+/// move, then optionally `;` and anything (a comment, moves with margins).
+pub fn parse_obf(line: &str) -> Result<Position<Size8>, String> {
+    parse_board(line).map(|(position, _)| position)
+}
+
+/// Parses one line; `number` is its number in the suite.
+pub fn parse_line(line: &str, number: usize) -> Result<FfoPosition, String> {
+    let (position, fields) = parse_board(line)?;
     let mut moves = Vec::new();
-    for field in fields {
+    for field in fields.split(';').map(str::trim).filter(|f| !f.is_empty()) {
         let bad = || format!("expected a move and margin like `A2:+38`, found `{field}`");
         let (mv, score) = field.split_once(':').ok_or_else(bad)?;
         let mv = Move::parse(&mv.to_ascii_lowercase()).ok_or_else(bad)?;
@@ -58,7 +72,6 @@ pub fn parse_line(line: &str, number: usize) -> Result<FfoPosition, String> {
     if moves.is_empty() {
         return Err("expected at least one move with its margin".into());
     }
-    let position = Position::from_discs(black, white, to_move, Variant::Othello8.scoring());
     Ok(FfoPosition { number, position, moves })
 }
 

@@ -81,7 +81,7 @@ impl EngineConfig {
         } else if time.is_none() && self.depth.is_none() && self.nodes.is_none() {
             time = Some(TimePlan::fixed(UNTIMED_MOVE_TIME));
         }
-        Limits { depth: self.depth, nodes: self.nodes, time, solve: false, speed }
+        Limits { depth: self.depth, nodes: self.nodes, time, speed, ..Limits::default() }
     }
 
     /// The transposition table size to allocate, in MiB.
@@ -140,6 +140,12 @@ impl<G: SearchGame, E: Evaluator<G>> Engine<G, E> {
     /// Searches `state` within `limits` (for analysis tools).
     pub fn search(&mut self, state: &G, limits: &Limits) -> SearchResult<G::Move> {
         self.searcher.search(state, limits)
+    }
+
+    /// The expected line after the last search of `state` chose `best` (see
+    /// [`Searcher::principal_variation`]).
+    pub fn principal_variation(&self, state: &G, best: G::Move, max: usize) -> Vec<G::Move> {
+        self.searcher.principal_variation(state, best, max)
     }
 }
 

@@ -83,6 +83,9 @@ pub struct Limits {
     /// This machine's search speed relative to the machine the exact-solve
     /// switch was measured on (`None`: the same).
     pub speed: Option<f64>,
+    /// Search a forced move too, for its score (analysis); a player
+    /// answers a forced move at once.
+    pub search_forced: bool,
 }
 
 /// The outcome of a search.
@@ -166,6 +169,22 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
         &self.eval
     }
 
+    /// The line the last search of `pos` expects after choosing `best`:
+    /// `best`, then the table's best move in each position along it while
+    /// the table holds a legal one, at most `max` moves.
+    pub fn principal_variation(&self, pos: &G, best: G::Move, max: usize) -> Vec<G::Move> {
+        let mut line = vec![best];
+        let mut state = pos.clone();
+        state.make(best);
+        while line.len() < max && !state.is_terminal() {
+            let Some(index) = self.ctx.tt.probe(state.hash()).and_then(|e| e.best) else { break };
+            let Some(&mv) = state.legal_moves().iter().find(|&&m| G::move_index(m) == index) else { break };
+            line.push(mv);
+            state.make(mv);
+        }
+        line
+    }
+
     /// Searches `pos`, which must not be finished, within `limits`.
     pub fn search(&mut self, pos: &G, limits: &Limits) -> SearchResult<G::Move> {
         let start = self.clock.now();
@@ -191,7 +210,7 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
             result.exact = true;
             return result;
         }
-        if self.root.len() == 1 {
+        if self.root.len() == 1 && !limits.search_forced {
             return result;
         }
         let deadline = limits.time.map(|t| start + Duration::from_secs_f64(t.hard));

@@ -1,0 +1,160 @@
+//! Position analysis, the work of the `analyze` command: positions read
+//! from files (the position text form for Reversi variants, OBF lines for
+//! 8x8, an `input.txt` for Pente), each searched on its own within one
+//! budget, and one line a position that scripts can parse:
+//!
+//! `position K depth D score S move M nodes N seconds T pv M1 M2 ...`
+//!
+//! `score` is in discs for Reversi (an integer when exact, else two
+//! decimals) and in score units for Pente; `seconds` is the search's CPU
+//! time; `pv` is the expected line, read from the transposition table.
+
+use crate::agent::Agent;
+use crate::eval::{Evaluator, SCORE_PER_DISC};
+use crate::game::Game;
+use crate::pente::PentePosition;
+use crate::protocol::pente::parse_input;
+use crate::reversi::ffo::parse_obf;
+use crate::reversi::{Geometry, Position, Scoring, Size8, disc_char};
+use crate::search::{Engine, Limits, SearchGame, SearchResult, TimePlan};
+use std::fmt::Display;
+use std::io::Write;
+use std::path::Path;
+
+/// Moves of the printed principal variation at most.
+pub const MAX_PV: usize = 40;
+
+/// What each position's search may spend.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Budget {
+    /// Iterative deepening to this depth, full width.
+    Depth(u32),
+    /// This many CPU seconds.
+    Seconds(f64),
+    /// About this many nodes.
+    Nodes(u64),
+    /// The exact game-theoretic value (games with an exact solver).
+    Exact,
+}
+
+impl Budget {
+    /// The search limits of this budget.
+    pub fn limits(self) -> Limits {
+        let limits = Limits { search_forced: true, ..Limits::default() };
+        match self {
+            Budget::Depth(d) => Limits { depth: Some(d), ..limits },
+            Budget::Seconds(s) => Limits { time: Some(TimePlan::fixed(s)), ..limits },
+            Budget::Nodes(n) => Limits { nodes: Some(n), ..limits },
+            Budget::Exact => Limits { solve: true, ..limits },
+        }
+    }
+}
+
+/// A position to analyse and where it came from (`FILE:LINE`).
+#[derive(Clone, Debug)]
+pub struct Source<G> {
+    /// `FILE:LINE` of the position's first line.
+    pub origin: String,
+    /// The position.
+    pub position: G,
+}
+
+fn read(path: &Path) -> Result<String, String> {
+    std::fs::read_to_string(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))
+}
+
+/// A finished game cannot be analysed: the error names where it came from.
+fn playable<G: Game>(source: Source<G>) -> Result<Source<G>, String> {
+    if source.position.is_terminal() {
+        return Err(format!("{}: expected a position with moves left, found a finished game", source.origin));
+    }
+    Ok(source)
+}
+
+/// The position of a file in the position text form (side line, then rows).
+pub fn read_position<G: Geometry>(path: &Path, scoring: Scoring) -> Result<Source<Position<G>>, String> {
+    let position = Position::<G>::parse(&read(path)?, scoring)
+        .map_err(|e| format!("{}:{}: {}", path.display(), e.line, e.message))?;
+    playable(Source { origin: format!("{}:1", path.display()), position })
+}
+
+/// The positions of an OBF file, one a line (blank lines and lines starting
+/// with `%` or `#` are skipped), on an 8x8 board `G` with `scoring`.
+pub fn read_obf<G: Geometry>(path: &Path, scoring: Scoring) -> Result<Vec<Source<Position<G>>>, String> {
+    if G::N != Size8::N {
+        return Err(format!("{}: OBF positions are 8x8, not {}x{}", path.display(), G::N, G::N));
+    }
+    let text = read(path)?;
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('%') || line.starts_with('#') {
+            continue;
+        }
+        let origin = format!("{}:{}", path.display(), i + 1);
+        let obf = parse_obf(line).map_err(|e| format!("{origin}: {e}"))?;
+        // The same board on `G` (8x8 too), through the position text form.
+        let text = format!("{}\n{}\n", disc_char(obf.to_move()), obf.rows().join("\n"));
+        let position = Position::<G>::parse(&text, scoring).map_err(|e| format!("{origin}: {e}"))?;
+        out.push(playable(Source { origin, position })?);
+    }
+    if out.is_empty() {
+        return Err(format!("{}: expected at least one OBF position line", path.display()));
+    }
+    Ok(out)
+}
+
+/// The position of a Pente `input.txt` (its clock is ignored).
+pub fn read_pente(path: &Path) -> Result<Source<PentePosition>, String> {
+    let input = parse_input(&read(path)?).map_err(|e| format!("{}:{}: {}", path.display(), e.line, e.message))?;
+    playable(Source { origin: format!("{}:1", path.display()), position: input.position })
+}
+
+/// A Reversi score (score units) in discs: an integer when exact.
+pub fn disc_score(score: i32, exact: bool) -> String {
+    if exact {
+        format!("{:+}", score / SCORE_PER_DISC)
+    } else {
+        format!("{:+.2}", f64::from(score) / f64::from(SCORE_PER_DISC))
+    }
+}
+
+/// The output line of position `k`.
+pub fn line<M: Display>(k: usize, result: &SearchResult<M>, score: &str, pv: &[M]) -> String {
+    let mut out = format!(
+        "position {k} depth {} score {score} move {} nodes {} seconds {:.3} pv",
+        result.depth, result.best, result.nodes, result.seconds
+    );
+    for mv in pv {
+        out += &format!(" {mv}");
+    }
+    out
+}
+
+/// Searches every position within `budget` and writes one line each to
+/// `out`, numbering from 1; a fresh table per position unless `keep_tt`.
+/// `score` turns a result into its printed score. Returns the total nodes
+/// and CPU seconds.
+pub fn analyze<G: SearchGame, E: Evaluator<G>>(
+    engine: &mut Engine<G, E>,
+    positions: &[Source<G>],
+    budget: Budget,
+    keep_tt: bool,
+    score: impl Fn(&SearchResult<G::Move>) -> String,
+    out: &mut impl Write,
+) -> Result<(u64, f64), String> {
+    let limits = budget.limits();
+    let (mut nodes, mut seconds) = (0, 0.0);
+    for (k, source) in positions.iter().enumerate() {
+        if !keep_tt || k == 0 {
+            engine.new_game();
+        }
+        let result = engine.search(&source.position, &limits);
+        let pv = engine.principal_variation(&source.position, result.best, MAX_PV);
+        writeln!(out, "{}", line(k + 1, &result, &score(&result), &pv)).map_err(|e| format!("output: {e}"))?;
+        out.flush().map_err(|e| format!("output: {e}"))?;
+        nodes += result.nodes;
+        seconds += result.seconds;
+    }
+    Ok((nodes, seconds))
+}

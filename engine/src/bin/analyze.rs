@@ -1,0 +1,144 @@
+//! `analyze --variant V (--depth D | --seconds S | --nodes N | --exact)
+//! [--obf FILE] [POSITION_FILE...]`: searches each position on one thread
+//! and prints `position K depth D score S move M nodes N seconds T pv ...`
+//! (see `engine::analysis`); the totals go to stderr.
+
+use clap::{ArgGroup, Parser};
+use engine::analysis::{self, Budget, Source, disc_score};
+use engine::eval::Evaluation;
+use engine::pente::PenteEngine;
+use engine::reversi::{Geometry, Position, ReversiEngine, Variant};
+use engine::search::{EngineConfig, ParamSettings, SearchResult};
+use engine::with_geometry;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// The variant name that selects Pente.
+const PENTE: &str = "pente";
+
+/// Searches positions and prints one parseable line each.
+#[derive(Parser)]
+#[command(version, about, group(ArgGroup::new("budget").required(true).args(["depth", "seconds", "nodes", "exact"])))]
+struct Args {
+    /// Variant: tiny4, othello6, othello8, othello10, othello12, duo12 or pente.
+    #[arg(long)]
+    variant: String,
+    /// Search to this depth, full width.
+    #[arg(long)]
+    depth: Option<u32>,
+    /// CPU seconds per position.
+    #[arg(long)]
+    seconds: Option<f64>,
+    /// About this many nodes per position.
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Solve exactly (Reversi variants).
+    #[arg(long)]
+    exact: bool,
+    /// An OBF file: one 8x8 position a line (`64 cells, space, side[; comment]`).
+    #[arg(long, value_name = "FILE")]
+    obf: Vec<PathBuf>,
+    /// Keep the transposition table from one position to the next.
+    #[arg(long)]
+    keep_tt: bool,
+    /// Transposition table size in MiB (0: the engine's default).
+    #[arg(long, default_value_t = 0)]
+    tt: usize,
+    /// Evaluation of the Reversi variants: pattern or classic.
+    #[arg(long, default_value = "pattern")]
+    eval: Evaluation,
+    /// A weights file written by the tuner (default: compiled in).
+    #[arg(long, value_name = "FILE")]
+    weights: Option<PathBuf>,
+    /// A search parameter, NAME=VALUE (repeatable; see SearchParams::REGISTRY).
+    #[arg(long, value_name = "NAME=VALUE")]
+    param: Vec<String>,
+    /// Files in the position text form (Pente: an input.txt).
+    files: Vec<PathBuf>,
+}
+
+impl Args {
+    fn budget(&self) -> Budget {
+        match (self.depth, self.seconds, self.nodes) {
+            (Some(d), _, _) => Budget::Depth(d),
+            (_, Some(s), _) => Budget::Seconds(s),
+            (_, _, Some(n)) => Budget::Nodes(n),
+            _ => Budget::Exact,
+        }
+    }
+
+    fn config(&self) -> Result<EngineConfig, String> {
+        let mut params = ParamSettings::default();
+        for pair in &self.param {
+            params.set_text(pair).map_err(|e| format!("--param: {e}"))?;
+        }
+        Ok(EngineConfig {
+            tt_mb: self.tt,
+            evaluation: self.eval,
+            weights: self.weights.clone(),
+            params,
+            ..EngineConfig::default()
+        })
+    }
+}
+
+fn totals(nodes: u64, seconds: f64) {
+    eprintln!("total nodes {nodes} seconds {seconds:.3} nodes/s {:.0}", nodes as f64 / seconds.max(1e-9));
+}
+
+fn reversi<G: Geometry>(args: &Args, variant: Variant) -> Result<(), String> {
+    if !args.obf.is_empty() && variant != Variant::Othello8 {
+        return Err(format!("--obf: OBF positions are 8x8: expected --variant othello8, found {variant}"));
+    }
+    let mut positions: Vec<Source<Position<G>>> = Vec::new();
+    for path in &args.obf {
+        positions.extend(analysis::read_obf::<G>(path, variant.scoring())?);
+    }
+    for path in &args.files {
+        positions.push(analysis::read_position::<G>(path, variant.scoring())?);
+    }
+    let mut engine = ReversiEngine::<G>::new(variant, args.config()?)?;
+    let score = |r: &SearchResult<_>| r.score.map_or_else(|| "none".into(), |s| disc_score(s, r.exact));
+    let (nodes, seconds) =
+        analysis::analyze(&mut engine, &positions, args.budget(), args.keep_tt, score, &mut std::io::stdout().lock())?;
+    totals(nodes, seconds);
+    Ok(())
+}
+
+fn pente(args: &Args) -> Result<(), String> {
+    if args.exact {
+        return Err("--exact: Pente has no exact solver: expected --depth, --seconds or --nodes".into());
+    }
+    if !args.obf.is_empty() {
+        return Err("--obf: OBF positions are 8x8: expected --variant othello8".into());
+    }
+    let positions = args.files.iter().map(|p| analysis::read_pente(p)).collect::<Result<Vec<_>, _>>()?;
+    let mut engine = PenteEngine::new(args.config()?)?;
+    let score = |r: &SearchResult<_>| r.score.map_or_else(|| "none".into(), |s| s.to_string());
+    let (nodes, seconds) =
+        analysis::analyze(&mut engine, &positions, args.budget(), args.keep_tt, score, &mut std::io::stdout().lock())?;
+    totals(nodes, seconds);
+    Ok(())
+}
+
+fn run(args: &Args) -> Result<(), String> {
+    if args.obf.is_empty() && args.files.is_empty() {
+        return Err("expected --obf FILE or at least one position file".into());
+    }
+    if args.variant == PENTE {
+        return pente(args);
+    }
+    let variant: Variant = args.variant.parse().map_err(|e| format!("--variant: {e} or {PENTE}"))?;
+    with_geometry!(variant, G => reversi::<G>(args, variant))
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    match run(&args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("analyze: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
