@@ -4,11 +4,13 @@
 //! [`loss`] the reproducible Texel loss and the fit of its scale K,
 //! [`gradient`] (full-batch Adam with an L2 penalty, for large tables) and
 //! [`local_search`] the optimisers, [`run`] a tuning run on disk;
-//! [`reversi`] and [`pente`] are the evaluations as tuning models. The
+//! [`reversi`] and [`pente`] are the evaluations as tuning models;
+//! [`eval_error`] checks evaluations against a reference search. The
 //! evaluations stay linear in their weights, so a position's score is
 //! `Σ weight[i] * multiplicity[i]` over its features.
 
 pub mod dataset;
+pub mod eval_error;
 pub mod gradient;
 pub mod local_search;
 pub mod loss;

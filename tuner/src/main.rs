@@ -3,10 +3,12 @@
 //! binary weights file.
 
 use clap::{Parser, Subcommand};
-use engine::eval::{WeightKey, WeightSet, weights};
+use engine::eval::{ClassicEval, PatternEval, WeightKey, WeightSet, weights};
+use engine::reversi::{Geometry, ReversiEvaluator, Variant};
 use engine::with_geometry;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use tuner::eval_error;
 use tuner::gradient::{self, GradientOptions};
 use tuner::local_search::{LocalSearch, PassLog};
 use tuner::pente::PenteModel;
@@ -28,6 +30,44 @@ enum Command {
     /// Play the tuned weights against the starting ones at equal fixed depth
     /// (colour-swapped pairs from varied openings) and report Elo ± 95% CI.
     Verify(VerifyArgs),
+    /// Measure evaluations against a reference search on positions they
+    /// were not trained on: mean absolute error per phase, in discs.
+    EvalError(EvalErrorArgs),
+}
+
+#[derive(clap::Args)]
+struct EvalErrorArgs {
+    /// Reversi variant.
+    #[arg(long)]
+    variant: Variant,
+    /// positions.csv files, or self-play output folders holding one (games
+    /// the evaluations were not trained on).
+    #[arg(long, required = true, num_args = 1..)]
+    data: Vec<PathBuf>,
+    /// Positions sampled (distinct, unfinished).
+    #[arg(long, default_value_t = 400)]
+    positions: usize,
+    /// Seed of the sample.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Depth of the reference search (full width).
+    #[arg(long, default_value_t = 8)]
+    depth: u32,
+    /// At or below this many empties the reference is the exact score.
+    #[arg(long, default_value_t = 16)]
+    exact_empties: u32,
+    /// Weights of the reference search (default: compiled in).
+    #[arg(long, value_name = "FILE")]
+    reference: Option<PathBuf>,
+    /// Weights files to check besides the compiled-in weights (repeat).
+    #[arg(long, value_name = "FILE")]
+    weights: Vec<PathBuf>,
+    /// Check the classic heuristic too.
+    #[arg(long)]
+    classic: bool,
+    /// Write the table as CSV here too.
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
 }
 
 #[derive(clap::Args)]
@@ -144,6 +184,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Tune(args) => tune(&args),
         Command::Verify(args) => verify(&args),
+        Command::EvalError(args) => with_geometry!(args.variant, G => eval_error::<G>(&args)),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -152,6 +193,40 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Header of the `eval-error` table.
+const EVAL_ERROR_HEADER: &str = "evaluation,phase,positions,exact,mae,bias";
+
+fn eval_error<G: Geometry>(args: &EvalErrorArgs) -> Result<(), String> {
+    let positions = eval_error::sample::<G>(&data_files(&args.data), args.variant, args.positions, args.seed)?;
+    let mut engine = eval_error::reference_engine::<G>(args.variant, args.reference.clone())?;
+    let total = positions.len();
+    let scored = eval_error::score(&mut engine, positions, args.depth, args.exact_empties, |done| {
+        eprint!("\rreference scores: {done}/{total}");
+    });
+    eprintln!();
+    let mut evaluations: Vec<(String, ReversiEvaluator<G>)> =
+        vec![("compiled".into(), ReversiEvaluator::Pattern(PatternEval::compiled(args.variant)))];
+    for path in &args.weights {
+        evaluations
+            .push((path.display().to_string(), ReversiEvaluator::Pattern(PatternEval::from_file(args.variant, path)?)));
+    }
+    if args.classic {
+        evaluations.push(("classic".into(), ReversiEvaluator::Classic(ClassicEval::new(args.variant.start_discs()))));
+    }
+    let mut csv = format!("{EVAL_ERROR_HEADER}\n");
+    println!("{:<40} {:>5} {:>9} {:>6} {:>7} {:>7}", "evaluation", "phase", "positions", "exact", "mae", "bias");
+    for (name, eval) in &evaluations {
+        for p in eval_error::errors(eval, &scored, args.variant) {
+            println!("{name:<40} {:>5} {:>9} {:>6} {:>7.2} {:>+7.2}", p.phase, p.positions, p.exact, p.mae, p.bias);
+            csv += &format!("{name},{},{},{},{:.4},{:.4}\n", p.phase, p.positions, p.exact, p.mae, p.bias);
+        }
+    }
+    if let Some(out) = &args.out {
+        run::write_atomically(out, csv)?;
+    }
+    Ok(())
 }
 
 /// The positions.csv behind each --data argument.

@@ -1,0 +1,205 @@
+//! The evaluation check that does not grade an evaluation by itself:
+//! positions sampled from the `positions.csv` of runs the evaluations were
+//! not trained on (games against other opponents), each scored once by a
+//! reference search (full width to a fixed depth with the reference
+//! weights, exact at or below a number of empties); then each evaluation's
+//! mean absolute error and mean signed error (bias) against that score, in
+//! discs, phase by phase (the phases of the variant's weight registry).
+
+use crate::reversi::unflatten;
+use engine::agent::Agent;
+use engine::eval::{Evaluator, Registry, SCORE_PER_DISC};
+use engine::game::Game;
+use engine::mix::SplitMix;
+use engine::reversi::{Geometry, Position, ReversiEngine, Variant};
+use engine::search::{EngineConfig, Limits};
+use std::path::PathBuf;
+
+/// The `positions.csv` column of the flattened board.
+const BOARD_COLUMN: &str = "board";
+
+/// A position with its reference score.
+#[derive(Clone, Debug)]
+pub struct Scored<G: Geometry> {
+    /// The position (not finished).
+    pub position: Position<G>,
+    /// The reference search's score for the side to move, in discs.
+    pub reference: f64,
+    /// True when the reference is the exact value.
+    pub exact: bool,
+}
+
+/// Samples `count` distinct unfinished positions from the `board` column of
+/// `files` (seeded; every position when there are fewer). Errors name the
+/// file and line.
+pub fn sample<G: Geometry>(
+    files: &[PathBuf],
+    variant: Variant,
+    count: usize,
+    seed: u64,
+) -> Result<Vec<Position<G>>, String> {
+    let mut all = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for path in files {
+        let shown = path.display();
+        let mut reader = csv::Reader::from_path(path).map_err(|e| format!("{shown}: cannot read: {e}"))?;
+        let headers = reader.headers().map_err(|e| format!("{shown}:1: bad header: {e}"))?.clone();
+        let board = headers
+            .iter()
+            .position(|h| h == BOARD_COLUMN)
+            .ok_or_else(|| format!("{shown}:1: expected a `{BOARD_COLUMN}` column"))?;
+        for record in reader.records() {
+            let record = record.map_err(|e| format!("{shown}: {e}"))?;
+            let line = record.position().map_or(0, |p| p.line());
+            let text = record.get(board).unwrap_or("");
+            let position = Position::<G>::parse(&unflatten(text), variant.scoring())
+                .map_err(|e| format!("{shown}:{line}: board field {e}"))?;
+            if !position.is_terminal() && seen.insert(position.hash()) {
+                all.push(position);
+            }
+        }
+    }
+    // A seeded Fisher-Yates draw of the first `count`.
+    let mut rng = SplitMix(seed);
+    let count = count.min(all.len());
+    for i in 0..count {
+        let j = i + rng.below(all.len() - i);
+        all.swap(i, j);
+    }
+    all.truncate(count);
+    Ok(all)
+}
+
+/// Scores `positions` with `engine`: exact at or below `exact_empties`
+/// empties, else full width to `depth`. `progress` is told each one done.
+pub fn score<G: Geometry>(
+    engine: &mut ReversiEngine<G>,
+    positions: Vec<Position<G>>,
+    depth: u32,
+    exact_empties: u32,
+    mut progress: impl FnMut(usize),
+) -> Vec<Scored<G>> {
+    let mut out = Vec::with_capacity(positions.len());
+    for (i, position) in positions.into_iter().enumerate() {
+        let solve = position.empty_count() <= exact_empties;
+        let depth = if solve { None } else { Some(depth) };
+        let limits = Limits { depth, solve, search_forced: true, ..Limits::default() };
+        engine.new_game();
+        let r = engine.search(&position, &limits);
+        let reference = f64::from(r.score.unwrap_or(0)) / f64::from(SCORE_PER_DISC);
+        out.push(Scored { position, reference, exact: r.exact });
+        progress(i + 1);
+    }
+    out
+}
+
+/// One phase's errors.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PhaseError {
+    /// The registry's phase.
+    pub phase: usize,
+    /// Positions in it.
+    pub positions: usize,
+    /// Of them, scored exactly.
+    pub exact: usize,
+    /// Mean |evaluation - reference|, in discs.
+    pub mae: f64,
+    /// Mean (evaluation - reference), in discs.
+    pub bias: f64,
+}
+
+/// The errors of `eval` against the reference scores, per phase of
+/// `variant`'s registry (phases with no position are left out).
+pub fn errors<G: Geometry>(
+    eval: &impl Evaluator<Position<G>>,
+    scored: &[Scored<G>],
+    variant: Variant,
+) -> Vec<PhaseError> {
+    let registry = Registry::of(variant);
+    let mut phases: Vec<PhaseError> =
+        (0..registry.phases).map(|phase| PhaseError { phase, positions: 0, exact: 0, mae: 0.0, bias: 0.0 }).collect();
+    for s in scored {
+        let discs = G::CELLS - s.position.empty_count() as usize;
+        let p = &mut phases[registry.phase_of(discs)];
+        let error = f64::from(eval.evaluate(&s.position)) / f64::from(SCORE_PER_DISC) - s.reference;
+        p.positions += 1;
+        p.exact += usize::from(s.exact);
+        p.mae += error.abs();
+        p.bias += error;
+    }
+    phases.retain(|p| p.positions > 0);
+    for p in &mut phases {
+        p.mae /= p.positions as f64;
+        p.bias /= p.positions as f64;
+    }
+    phases
+}
+
+/// The reference engine: the pattern evaluation with `weights` (default:
+/// compiled in).
+pub fn reference_engine<G: Geometry>(variant: Variant, weights: Option<PathBuf>) -> Result<ReversiEngine<G>, String> {
+    ReversiEngine::<G>::new(variant, EngineConfig { weights, ..EngineConfig::default() })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use engine::eval::DiscDifference;
+    use engine::reversi::Size4;
+
+    /// The exact value for the side to move, by plain negamax (4x4 games
+    /// are at most 12 plies).
+    fn negamax(pos: &Position<Size4>) -> i32 {
+        if pos.is_terminal() {
+            return pos.final_score_for_mover();
+        }
+        pos.legal_moves().iter().map(|&mv| -negamax(&pos.result(mv))).max().unwrap()
+    }
+
+    fn positions(count: usize) -> Vec<Position<Size4>> {
+        let mut rng = SplitMix(5);
+        let mut out = Vec::new();
+        while out.len() < count {
+            let mut pos: Position<Size4> = Variant::Tiny4.start();
+            for _ in 0..rng.below(8) {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                pos.make(moves[rng.below(moves.len())]);
+            }
+            if !pos.is_terminal() {
+                out.push(pos);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn exact_reference_scores_are_the_game_values_and_errors_add_up_by_phase() {
+        let variant = Variant::Tiny4;
+        let mut engine = reference_engine::<Size4>(variant, None).unwrap();
+        let scored = score(&mut engine, positions(40), 2, 16, |_| {});
+        for s in &scored {
+            assert!(s.exact);
+            assert_eq!(s.reference, f64::from(negamax(&s.position)), "{}", s.position);
+        }
+        // Against the disc count as it stands, by hand.
+        let registry = Registry::of(variant);
+        let phases = errors(&DiscDifference, &scored, variant);
+        assert_eq!(phases.iter().map(|p| p.positions).sum::<usize>(), scored.len());
+        for p in &phases {
+            let in_phase: Vec<&Scored<Size4>> = scored
+                .iter()
+                .filter(|s| registry.phase_of(16 - s.position.empty_count() as usize) == p.phase)
+                .collect();
+            let diffs: Vec<f64> = in_phase
+                .iter()
+                .map(|s| f64::from(DiscDifference.evaluate(&s.position)) / f64::from(SCORE_PER_DISC) - s.reference)
+                .collect();
+            let n = diffs.len() as f64;
+            assert!((p.mae - diffs.iter().map(|d| d.abs()).sum::<f64>() / n).abs() < 1e-9);
+            assert!((p.bias - diffs.iter().sum::<f64>() / n).abs() < 1e-9);
+        }
+    }
+}
