@@ -106,6 +106,10 @@ pub struct PhaseError {
     pub mae: f64,
     /// Mean (evaluation - reference), in discs.
     pub bias: f64,
+    /// Mean |s * evaluation - reference| with the one scale `s` that fits
+    /// all phases best (least squares): the error of an evaluation that is
+    /// not in discs (the classic heuristic), once put in discs.
+    pub scaled_mae: f64,
 }
 
 /// The errors of `eval` against the reference scores, per phase of
@@ -116,21 +120,29 @@ pub fn errors<G: Geometry>(
     variant: Variant,
 ) -> Vec<PhaseError> {
     let registry = Registry::of(variant);
-    let mut phases: Vec<PhaseError> =
-        (0..registry.phases).map(|phase| PhaseError { phase, positions: 0, exact: 0, mae: 0.0, bias: 0.0 }).collect();
-    for s in scored {
+    let values: Vec<f64> =
+        scored.iter().map(|s| f64::from(eval.evaluate(&s.position)) / f64::from(SCORE_PER_DISC)).collect();
+    let (cross, square) = values.iter().zip(scored).fold((0.0, 0.0), |(c, q), (v, s)| (c + v * s.reference, q + v * v));
+    let scale = if square > 0.0 { cross / square } else { 1.0 };
+    let mut phases: Vec<PhaseError> = (0..registry.phases)
+        .map(|phase| PhaseError { phase, positions: 0, exact: 0, mae: 0.0, bias: 0.0, scaled_mae: 0.0 })
+        .collect();
+    for (s, value) in scored.iter().zip(values) {
         let discs = G::CELLS - s.position.empty_count() as usize;
         let p = &mut phases[registry.phase_of(discs)];
-        let error = f64::from(eval.evaluate(&s.position)) / f64::from(SCORE_PER_DISC) - s.reference;
+        let error = value - s.reference;
         p.positions += 1;
         p.exact += usize::from(s.exact);
         p.mae += error.abs();
         p.bias += error;
+        p.scaled_mae += (scale * value - s.reference).abs();
     }
     phases.retain(|p| p.positions > 0);
     for p in &mut phases {
-        p.mae /= p.positions as f64;
-        p.bias /= p.positions as f64;
+        let n = p.positions as f64;
+        p.mae /= n;
+        p.bias /= n;
+        p.scaled_mae /= n;
     }
     phases
 }
@@ -200,6 +212,21 @@ mod tests {
             let n = diffs.len() as f64;
             assert!((p.mae - diffs.iter().map(|d| d.abs()).sum::<f64>() / n).abs() < 1e-9);
             assert!((p.bias - diffs.iter().sum::<f64>() / n).abs() < 1e-9);
+        }
+        // An evaluation on another scale has the same scaled error.
+        let doubled = errors(&Doubled, &scored, variant);
+        for (d, p) in doubled.iter().zip(&phases) {
+            assert!((d.scaled_mae - p.scaled_mae).abs() < 1e-9, "{d:?} {p:?}");
+        }
+        assert!(doubled.iter().zip(&phases).any(|(d, p)| d.mae != p.mae));
+    }
+
+    /// Twice the disc count.
+    struct Doubled;
+
+    impl Evaluator<Position<Size4>> for Doubled {
+        fn evaluate(&self, state: &Position<Size4>) -> i32 {
+            2 * DiscDifference.evaluate(state)
         }
     }
 }

@@ -196,16 +196,20 @@ fn main() -> ExitCode {
 }
 
 /// Header of the `eval-error` table.
-const EVAL_ERROR_HEADER: &str = "evaluation,phase,positions,exact,mae,bias";
+const EVAL_ERROR_HEADER: &str = "evaluation,phase,positions,exact,mae,bias,scaled_mae";
+/// Progress lines while the reference scores are searched.
+const EVAL_ERROR_REPORTS: usize = 10;
 
 fn eval_error<G: Geometry>(args: &EvalErrorArgs) -> Result<(), String> {
     let positions = eval_error::sample::<G>(&data_files(&args.data), args.variant, args.positions, args.seed)?;
     let mut engine = eval_error::reference_engine::<G>(args.variant, args.reference.clone())?;
     let total = positions.len();
+    let report_every = total.div_ceil(EVAL_ERROR_REPORTS).max(1);
     let scored = eval_error::score(&mut engine, positions, args.depth, args.exact_empties, |done| {
-        eprint!("\rreference scores: {done}/{total}");
+        if done % report_every == 0 || done == total {
+            eprintln!("reference scores: {done}/{total}");
+        }
     });
-    eprintln!();
     let mut evaluations: Vec<(String, ReversiEvaluator<G>)> =
         vec![("compiled".into(), ReversiEvaluator::Pattern(PatternEval::compiled(args.variant)))];
     for path in &args.weights {
@@ -216,11 +220,15 @@ fn eval_error<G: Geometry>(args: &EvalErrorArgs) -> Result<(), String> {
         evaluations.push(("classic".into(), ReversiEvaluator::Classic(ClassicEval::new(args.variant.start_discs()))));
     }
     let mut csv = format!("{EVAL_ERROR_HEADER}\n");
-    println!("{:<40} {:>5} {:>9} {:>6} {:>7} {:>7}", "evaluation", "phase", "positions", "exact", "mae", "bias");
+    println!(
+        "{:<40} {:>5} {:>9} {:>6} {:>7} {:>7} {:>10}",
+        "evaluation", "phase", "positions", "exact", "mae", "bias", "scaled_mae"
+    );
     for (name, eval) in &evaluations {
         for p in eval_error::errors(eval, &scored, args.variant) {
-            println!("{name:<40} {:>5} {:>9} {:>6} {:>7.2} {:>+7.2}", p.phase, p.positions, p.exact, p.mae, p.bias);
-            csv += &format!("{name},{},{},{},{:.4},{:.4}\n", p.phase, p.positions, p.exact, p.mae, p.bias);
+            let (phase, n, exact, mae, bias, scaled) = (p.phase, p.positions, p.exact, p.mae, p.bias, p.scaled_mae);
+            println!("{name:<40} {phase:>5} {n:>9} {exact:>6} {mae:>7.2} {bias:>+7.2} {scaled:>10.2}");
+            csv += &format!("{name},{phase},{n},{exact},{mae:.4},{bias:.4},{scaled:.4}\n");
         }
     }
     if let Some(out) = &args.out {
