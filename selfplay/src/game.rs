@@ -101,7 +101,7 @@ pub fn play_game<P: GameProtocol>(
             failure = Some((mover, Failure::new(Forfeit::IllegalMove, format!("illegal move {mv}"))));
             break;
         }
-        if chosen % setup.sample_every == 0 {
+        if chosen.is_multiple_of(setup.sample_every) {
             positions.push(PositionRecord {
                 game: setup.id,
                 ply: plies,

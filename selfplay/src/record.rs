@@ -20,6 +20,48 @@ pub const GAMES_FILE: &str = "games.csv";
 pub const POSITIONS_FILE: &str = "positions.csv";
 /// File name of the run description.
 pub const RUN_FILE: &str = "run.json";
+/// File whose OS lock a run holds while it writes its folder.
+pub const LOCK_FILE: &str = "lock";
+
+/// The claim of one run on an output folder: an OS lock on its
+/// [`LOCK_FILE`] (which names the holder's process id), released when the
+/// run ends or dies, so two runs never write one folder at once.
+#[derive(Debug)]
+pub struct FolderLock {
+    _file: File,
+}
+
+impl FolderLock {
+    /// Takes `dir` (which must exist) for this process, or says who holds it.
+    pub fn acquire(dir: &Path) -> Result<Self, String> {
+        let path = dir.join(LOCK_FILE);
+        let shown = path.display();
+        let mut file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&path)
+            .map_err(|e| format!("{shown}: cannot open: {e}"))?;
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(fs::TryLockError::WouldBlock) => {
+                let mut holder = String::new();
+                let _ = file.read_to_string(&mut holder);
+                return Err(format!(
+                    "{}: another run (process {}) is writing this folder: wait for it to end or stop it",
+                    dir.display(),
+                    holder.trim()
+                ));
+            }
+            Err(fs::TryLockError::Error(e)) => return Err(format!("{shown}: cannot lock: {e}")),
+        }
+        file.set_len(0)
+            .and_then(|()| file.write_all(format!("{}\n", std::process::id()).as_bytes()))
+            .map_err(|e| format!("{shown}: cannot write: {e}"))?;
+        Ok(FolderLock { _file: file })
+    }
+}
 
 /// One row of `games.csv`: one finished game.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -351,6 +393,20 @@ pub fn write_json(path: &Path, value: &serde_json::Value) -> Result<(), String> 
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_folder_is_held_by_one_run_at_a_time() {
+        let dir = std::env::temp_dir().join(format!("selfplay-lock-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let first = FolderLock::acquire(&dir).unwrap();
+        let err = FolderLock::acquire(&dir).unwrap_err();
+        assert!(err.contains(&format!("process {}", std::process::id())), "{err}");
+        drop(first);
+        let again = FolderLock::acquire(&dir);
+        assert!(again.is_ok(), "{again:?}");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
     use super::*;
 
     fn game(id: u64) -> GameRecord {
@@ -384,7 +440,7 @@ mod tests {
             result: 1.0,
             disc_diff: 2,
             cpu: Some(0.125),
-            nodes: if ply % 2 == 0 { Some(4321) } else { None },
+            nodes: if ply.is_multiple_of(2) { Some(4321) } else { None },
         }
     }
 

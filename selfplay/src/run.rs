@@ -6,7 +6,7 @@
 use crate::game::{GameSetup, Played, play_game};
 use crate::player::{PlayerKind, PlayerSpec, Seat};
 use crate::protocol::GameProtocol;
-use crate::record::{self, GameRecord, RUN_FILE, Store};
+use crate::record::{self, FolderLock, GameRecord, RUN_FILE, Store};
 use crate::stats::{Pentanomial, Sprt, Verdict, Wdl};
 use engine::game::Game;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -235,7 +235,7 @@ impl Tally {
 
     fn add(&mut self, job: &Job, game: &GameRecord) {
         let pairing = (game.game / job.games) as usize;
-        let a_is_black = game.game % job.games % 2 == 0;
+        let a_is_black = (game.game % job.games).is_multiple_of(2);
         let black = game.black_points().unwrap_or(0.5);
         let a = if a_is_black { black } else { 1.0 - black };
         self.wdl[pairing].add(a);
@@ -339,7 +339,7 @@ pub fn run<P: GameProtocol>(protocol: &P, job: &Job, options: &RunOptions) -> Re
     if job.players.len() < 2 {
         return Err("expected at least two players".into());
     }
-    if job.games == 0 || job.games % 2 != 0 {
+    if job.games == 0 || !job.games.is_multiple_of(2) {
         return Err(format!("--games {}: expected a positive even number (colour-swapped pairs)", job.games));
     }
     let specs: Vec<PlayerSpec> =
@@ -350,6 +350,7 @@ pub fn run<P: GameProtocol>(protocol: &P, job: &Job, options: &RunOptions) -> Re
     };
     // The job is checked before anything in the folder is touched.
     std::fs::create_dir_all(&options.out).map_err(|e| format!("{}: cannot create: {e}", options.out.display()))?;
+    let _lock = FolderLock::acquire(&options.out)?;
     check_or_write_run_file(&options.out, job, options)?;
     let (mut store, finished) = Store::open(&options.out)?;
     let homes = prepare_players(protocol, &specs, &options.out)?;
@@ -393,7 +394,7 @@ pub fn run<P: GameProtocol>(protocol: &P, job: &Job, options: &RunOptions) -> Re
             let pairing = (id / job.games) as usize;
             let local = id % job.games;
             let (a, b) = pairings[pairing];
-            let (black, white) = if local % 2 == 0 { (a, b) } else { (b, a) };
+            let (black, white) = if local.is_multiple_of(2) { (a, b) } else { (b, a) };
             let mut rng = stream_rng(job.seed, id);
             let seeds = [rng.next_u64(), rng.next_u64()];
             let mut seat = |player: usize, seed: u64| match kept[player].take() {

@@ -313,3 +313,20 @@ fn the_duo_program_never_loses_on_time_at_5_seconds_a_game() {
 fn the_pente_program_never_loses_on_time_at_5_seconds_a_game() {
     no_time_losses("pente", "pente", "2");
 }
+
+#[test]
+fn a_second_run_on_a_folder_in_use_refuses_to_start() {
+    let out = temp_dir("locked");
+    fs::create_dir_all(&out).unwrap();
+    let held = record::FolderLock::acquire(&out).unwrap();
+    let args = ["--variant", "othello6", "--a", "random", "--b", "random", "--games", "2"];
+    let refused = Command::new(env!("CARGO_BIN_EXE_selfplay")).args(args).arg("--out").arg(&out).output().unwrap();
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused.status.success() && stderr.contains("another run"), "{stderr}");
+    assert!(!out.join(record::GAMES_FILE).exists(), "the refused run wrote nothing");
+    drop(held);
+    let ran = Command::new(env!("CARGO_BIN_EXE_selfplay")).args(args).arg("--out").arg(&out).output().unwrap();
+    assert!(ran.status.success(), "{}", String::from_utf8_lossy(&ran.stderr));
+    assert_eq!(games(&out).len(), 2);
+    fs::remove_dir_all(&out).unwrap();
+}

@@ -168,7 +168,7 @@ mod tests {
         let mut rng = ChaCha8Rng::seed_from_u64(7);
         let truth: Vec<i32> = (0..WEIGHTS).map(|_| rng.random_range(-150..=150)).collect();
         let all = synthetic(&truth, 40_000, 1);
-        let (train, validation) = all.split_by_game(|g| mix(g) % 5 == 0);
+        let (train, validation) = all.split_by_game(|g| mix(g).is_multiple_of(5));
         let bounds = vec![Bounds { min: -1000, max: 1000, step: 1 }; WEIGHTS];
         let options = GradientOptions { learning_rate: 5.0, l2: 0.01, epochs: 300, patience: 300 };
         let fit_once = || fit(&train, &validation, &bounds, &[0; WEIGHTS], K, &options, |_| {});

@@ -66,7 +66,7 @@ mod tests {
     fn recovers_the_direction_of_known_weights() {
         let truth: Vec<i32> = vec![120, -80, 40, 0, 200, -150, 60, -20, 90, -40, 10, 170];
         let all = synthetic(&truth, 40_000, 1);
-        let (train, validation) = all.split_by_game(|g| mix(g) % 5 == 0);
+        let (train, validation) = all.split_by_game(|g| mix(g).is_multiple_of(5));
         let bounds = vec![Bounds { min: -1000, max: 1000, step: 4 }; WEIGHTS];
         // From zero weights K cannot be fitted (every K scores 0.5): give it.
         let mut search = LocalSearch::start(&train, &validation, &bounds, vec![0; WEIGHTS], Some(K));
@@ -87,7 +87,7 @@ mod tests {
     fn a_resumed_run_equals_an_uninterrupted_one() {
         let truth: Vec<i32> = (0..WEIGHTS as i32).map(|i| 25 * (i - 5)).collect();
         let all = synthetic(&truth, 8_000, 2);
-        let (train, validation) = all.split_by_game(|g| mix(g) % 5 == 0);
+        let (train, validation) = all.split_by_game(|g| mix(g).is_multiple_of(5));
         let bounds = vec![Bounds { min: -500, max: 500, step: 2 }; WEIGHTS];
         let start: Vec<i32> = (0..WEIGHTS as i32).map(|i| 7 * (i % 3) - 5).collect();
         let mut straight = LocalSearch::start(&train, &validation, &bounds, start.clone(), None);

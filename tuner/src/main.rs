@@ -6,6 +6,7 @@ use clap::{Parser, Subcommand};
 use engine::eval::{ClassicEval, PatternEval, WeightKey, WeightSet, weights};
 use engine::reversi::{Geometry, ReversiEvaluator, Variant};
 use engine::with_geometry;
+use selfplay::record::FolderLock;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use tuner::eval_error;
@@ -276,6 +277,7 @@ fn tune_with(args: &TuneArgs, model: &dyn Model) -> Result<(), String> {
         return Err("need positions in both the training and the validation set: give more games".into());
     }
     std::fs::create_dir_all(&args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
+    let _lock = FolderLock::acquire(&args.out)?;
     let bounds = model.bounds();
     weight_set(args.variant, &model.weights()).save(&args.out.join("start.txt"))?;
     let log_path = args.out.join("tune_log.csv");

@@ -133,7 +133,7 @@ pub fn load(files: &[PathBuf], model: &dyn Model, target: Target) -> Result<Data
 
 /// True for the games that go to the validation set (one in `every`).
 pub fn is_validation(game: u64, every: u64) -> bool {
-    mix(game) % every == 0
+    mix(game).is_multiple_of(every)
 }
 
 /// Writes `value` to `path` atomically (temporary file, then rename).
