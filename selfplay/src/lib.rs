@@ -59,6 +59,7 @@
 pub mod answer;
 pub mod external;
 pub mod game;
+pub mod openings;
 pub mod player;
 pub mod protocol;
 pub mod record;

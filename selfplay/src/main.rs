@@ -3,10 +3,13 @@
 //! Without arguments: the default self-play job (see the README).
 
 use clap::{Args, Parser, Subcommand};
+use engine::reversi::{Geometry, Variant};
+use engine::with_geometry;
+use selfplay::openings::{SuiteSpec, make_suite};
 use selfplay::protocol::{GameChoice, PenteProtocol, ReversiProtocol};
 use selfplay::run::{self, Job, RunOptions, Schedule, Shard};
 use selfplay::stats::Sprt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// Parallel match runner: engine vs engine, engine vs reference agents or
@@ -40,6 +43,32 @@ enum Command {
         /// Pente run folders.
         #[arg(required = true, value_name = "DIR")]
         sources: Vec<PathBuf>,
+    },
+    /// Write a balanced opening suite (Reversi variants): positions PLIES
+    /// random plies deep whose shallow-search score is within ±WINDOW discs,
+    /// one per symmetry class, for --openings.
+    Openings {
+        /// A Reversi variant.
+        #[arg(long)]
+        variant: Variant,
+        /// Random plies from the start.
+        #[arg(long, default_value_t = 8)]
+        plies: u32,
+        /// Largest |score| kept, in discs.
+        #[arg(long, default_value_t = 2.0)]
+        window: f64,
+        /// Positions wanted.
+        #[arg(long, default_value_t = 500)]
+        count: usize,
+        /// Depth of the scoring search.
+        #[arg(long, default_value_t = 6)]
+        depth: u32,
+        /// Seed of the random plies.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// The suite file to write.
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
     },
 }
 
@@ -99,6 +128,10 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Some(Command::Merge { out, sources }) => run::merge(&out, &sources).map(|text| println!("{text}")),
         Some(Command::GameLength { out, sources }) => run::game_length(&out, &sources).map(|text| println!("{text}")),
+        Some(Command::Openings { variant, plies, window, count, depth, seed, out }) => {
+            let spec = SuiteSpec { plies, window, count, depth, seed };
+            with_geometry!(variant, G => write_suite::<G>(variant, &spec, &out))
+        }
         None => run_match(cli.run),
     };
     match result {
@@ -108,6 +141,35 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+fn write_suite<G: Geometry>(variant: Variant, spec: &SuiteSpec, out: &Path) -> Result<(), String> {
+    let suite = make_suite::<G>(variant, spec)?;
+    if suite.len() < spec.count {
+        eprintln!("selfplay: only {} balanced positions found (of {} wanted)", suite.len(), spec.count);
+    }
+    // The program by its name alone: the command reads the same from any build folder.
+    let command: Vec<String> = std::env::args()
+        .enumerate()
+        .map(
+            |(i, a)| {
+                if i == 0 { Path::new(&a).file_name().map_or(a.clone(), |f| f.to_string_lossy().into()) } else { a }
+            },
+        )
+        .collect();
+    let mut text = format!("# made by: {}\n", command.join(" "));
+    text += &format!(
+        "# {variant}: {} positions {} random plies deep, depth-{} score within ±{} discs, one per symmetry class\n",
+        suite.len(),
+        spec.plies,
+        spec.depth,
+        spec.window
+    );
+    for (flat, _) in &suite {
+        text += flat;
+        text.push('\n');
+    }
+    std::fs::write(out, text).map_err(|e| format!("{}: cannot write: {e}", out.display()))
 }
 
 fn run_match(args: RunArgs) -> Result<(), String> {

@@ -205,7 +205,7 @@ fn opening<P: GameProtocol>(protocol: &P, job: &Job, book: &[P::State], k: u64) 
 const OPENING_LOOKAHEAD: u32 = 2;
 
 /// True when some line of at most `plies` plies from `state` ends the game.
-fn ends_within<S: Game>(state: &S, plies: u32) -> bool {
+pub fn ends_within<S: Game>(state: &S, plies: u32) -> bool {
     if state.is_terminal() {
         return true;
     }
