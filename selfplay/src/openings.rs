@@ -4,13 +4,11 @@
 //! file form `--openings FILE` reads (one flattened position a line).
 
 use crate::protocol::{GameProtocol, ReversiProtocol};
-use crate::run::{ends_within, stream_rng};
+use crate::run::{ends_within, random_line, stream_rng};
 use engine::agent::Agent;
 use engine::eval::SCORE_PER_DISC;
-use engine::game::Game;
 use engine::reversi::{Geometry, ReversiEngine, Variant};
 use engine::search::{EngineConfig, Limits};
-use rand::RngExt;
 use std::collections::HashSet;
 
 /// Stream of the random plies of candidate `k` (apart from the runs' streams).
@@ -84,14 +82,7 @@ pub fn make_suite<G: Geometry>(variant: Variant, spec: &SuiteSpec) -> Result<Vec
             break;
         }
         let mut rng = stream_rng(spec.seed, SUITE_STREAM + k as u64);
-        let mut state = protocol.start();
-        for _ in 0..spec.plies {
-            let moves = state.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            state.make(moves[rng.random_range(0..moves.len())]);
-        }
+        let state = random_line(protocol.start(), spec.plies, &mut rng);
         if ends_within(&state, LOOKAHEAD) {
             continue;
         }
@@ -112,6 +103,7 @@ pub fn make_suite<G: Geometry>(variant: Variant, spec: &SuiteSpec) -> Result<Vec
 #[cfg(test)]
 mod tests {
     use super::*;
+    use engine::game::Game;
     use engine::reversi::Size8;
 
     #[test]

@@ -184,19 +184,24 @@ fn opening<P: GameProtocol>(protocol: &P, job: &Job, book: &[P::State], k: u64) 
     // (Duo's two groups may lose contact): draw again from the same stream
     // until the players have a game to play.
     for _ in 0..MAX_OPENING_ATTEMPTS {
-        let mut state = protocol.start();
-        for _ in 0..job.random_plies {
-            let moves = state.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            state.make(moves[rng.random_range(0..moves.len())]);
-        }
+        let state = random_line(protocol.start(), job.random_plies, &mut rng);
         if !ends_within(&state, OPENING_LOOKAHEAD) {
             return state;
         }
     }
     protocol.start()
+}
+
+/// `state` after up to `plies` uniformly random moves (fewer if the game ends).
+pub fn random_line<S: Game>(mut state: S, plies: u32, rng: &mut impl Rng) -> S {
+    for _ in 0..plies {
+        let moves = state.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        state.make(moves[rng.random_range(0..moves.len())]);
+    }
+    state
 }
 
 /// Plies after a random opening within which no line may end the game: a
