@@ -5,7 +5,7 @@
 
 use clap::{ArgGroup, Parser};
 use engine::analysis::{self, Budget, Source, disc_score};
-use engine::eval::Evaluation;
+use engine::eval::{Evaluation, WeightKey};
 use engine::pente::PenteEngine;
 use engine::reversi::{Geometry, Position, ReversiEngine, Variant};
 use engine::search::{EngineConfig, ParamSettings, SearchResult};
@@ -14,7 +14,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// The variant name that selects Pente.
-const PENTE: &str = "pente";
+const PENTE: &str = WeightKey::PENTE;
 
 /// Searches positions and prints one parseable line each.
 #[derive(Parser)]

@@ -114,13 +114,6 @@ impl SearchParams {
         Ok(())
     }
 
-    /// Sets `NAME=VALUE`.
-    pub fn set_text(&mut self, pair: &str) -> Result<(), String> {
-        let (name, value) = pair.split_once('=').ok_or_else(|| format!("`{pair}`: expected NAME=VALUE"))?;
-        let value: f64 = value.parse().map_err(|_| format!("`{pair}`: expected a number after `=`"))?;
-        self.set(name, value)
-    }
-
     /// The value of parameter `name`.
     pub fn get(&self, name: &str) -> Option<f64> {
         self.clone().slot(name).map(|v| *v)
@@ -201,11 +194,11 @@ mod tests {
             assert!(p.set(info.name, info.max + 1.0).is_err());
             assert!(p.set(info.name, f64::NAN).is_err());
         }
-        let mut p = SearchParams::DEFAULT;
-        p.set_text("time.hard_factor=2.5").unwrap();
-        assert_eq!(p.hard_factor, 2.5);
+        let mut settings = ParamSettings::default();
+        settings.set_text("time.hard_factor=2.5").unwrap();
+        assert_eq!(settings.over(SearchParams::DEFAULT).hard_factor, 2.5);
         for bad in ["time.nope=1", "time.hard_factor", "time.hard_factor=x"] {
-            assert!(p.set_text(bad).is_err(), "{bad}");
+            assert!(settings.set_text(bad).is_err(), "{bad}");
         }
     }
 
