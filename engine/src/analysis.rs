@@ -10,7 +10,7 @@
 //! time; `pv` is the expected line, read from the transposition table.
 
 use crate::agent::Agent;
-use crate::eval::{Evaluator, SCORE_PER_DISC};
+use crate::eval::{Evaluator, SCORE_PER_DISC, discs};
 use crate::game::Game;
 use crate::pente::PentePosition;
 use crate::protocol::pente::parse_input;
@@ -112,11 +112,7 @@ pub fn read_pente(path: &Path) -> Result<Source<PentePosition>, String> {
 
 /// A Reversi score (score units) in discs: an integer when exact.
 pub fn disc_score(score: i32, exact: bool) -> String {
-    if exact {
-        format!("{:+}", score / SCORE_PER_DISC)
-    } else {
-        format!("{:+.2}", f64::from(score) / f64::from(SCORE_PER_DISC))
-    }
+    if exact { format!("{:+}", score / SCORE_PER_DISC) } else { format!("{:+.2}", discs(score)) }
 }
 
 /// The output line of position `k`.

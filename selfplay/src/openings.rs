@@ -6,9 +6,10 @@
 use crate::protocol::{GameProtocol, ReversiProtocol};
 use crate::run::{ends_within, random_line, stream_rng};
 use engine::agent::Agent;
-use engine::eval::SCORE_PER_DISC;
+use engine::analysis::Budget;
+use engine::eval::discs;
 use engine::reversi::{Geometry, ReversiEngine, Variant};
-use engine::search::{EngineConfig, Limits};
+use engine::search::EngineConfig;
 use std::collections::HashSet;
 
 /// Stream of the random plies of candidate `k` (apart from the runs' streams).
@@ -75,7 +76,7 @@ pub fn make_suite<G: Geometry>(variant: Variant, spec: &SuiteSpec) -> Result<Vec
     let protocol = ReversiProtocol::<G>::new(variant);
     let config = EngineConfig { tt_mb: SUITE_TT_MB, ..EngineConfig::default() };
     let mut engine = ReversiEngine::<G>::new(variant, config)?;
-    let limits = Limits { depth: Some(spec.depth), search_forced: true, ..Limits::default() };
+    let limits = Budget::Depth(spec.depth).limits();
     let (mut seen, mut suite) = (HashSet::new(), Vec::new());
     for k in 0..spec.count * ATTEMPTS_PER_POSITION {
         if suite.len() == spec.count {
@@ -92,7 +93,7 @@ pub fn make_suite<G: Geometry>(variant: Variant, spec: &SuiteSpec) -> Result<Vec
         }
         engine.new_game();
         let r = engine.search(&state, &limits);
-        let score = f64::from(r.score.unwrap_or(0)) / f64::from(SCORE_PER_DISC);
+        let score = discs(r.score.unwrap_or(0));
         if score.abs() <= spec.window {
             suite.push((flat, score));
         }

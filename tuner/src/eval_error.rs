@@ -8,11 +8,12 @@
 
 use crate::reversi::unflatten;
 use engine::agent::Agent;
-use engine::eval::{Evaluator, Registry, SCORE_PER_DISC};
+use engine::analysis::Budget;
+use engine::eval::{Evaluator, Registry, discs};
 use engine::game::Game;
 use engine::mix::SplitMix;
 use engine::reversi::{Geometry, Position, ReversiEngine, Variant};
-use engine::search::{EngineConfig, Limits};
+use engine::search::EngineConfig;
 use std::path::PathBuf;
 
 /// The `positions.csv` column of the flattened board.
@@ -82,11 +83,10 @@ pub fn score<G: Geometry>(
     let mut out = Vec::with_capacity(positions.len());
     for (i, position) in positions.into_iter().enumerate() {
         let solve = position.empty_count() <= exact_empties;
-        let depth = if solve { None } else { Some(depth) };
-        let limits = Limits { depth, solve, search_forced: true, ..Limits::default() };
+        let limits = if solve { Budget::Exact } else { Budget::Depth(depth) }.limits();
         engine.new_game();
         let r = engine.search(&position, &limits);
-        let reference = f64::from(r.score.unwrap_or(0)) / f64::from(SCORE_PER_DISC);
+        let reference = discs(r.score.unwrap_or(0));
         out.push(Scored { position, reference, exact: r.exact });
         progress(i + 1);
     }
@@ -120,8 +120,7 @@ pub fn errors<G: Geometry>(
     variant: Variant,
 ) -> Vec<PhaseError> {
     let registry = Registry::of(variant);
-    let values: Vec<f64> =
-        scored.iter().map(|s| f64::from(eval.evaluate(&s.position)) / f64::from(SCORE_PER_DISC)).collect();
+    let values: Vec<f64> = scored.iter().map(|s| discs(eval.evaluate(&s.position))).collect();
     let (cross, square) = values.iter().zip(scored).fold((0.0, 0.0), |(c, q), (v, s)| (c + v * s.reference, q + v * v));
     let scale = if square > 0.0 { cross / square } else { 1.0 };
     let mut phases: Vec<PhaseError> = (0..registry.phases)
@@ -205,10 +204,8 @@ mod tests {
                 .iter()
                 .filter(|s| registry.phase_of(16 - s.position.empty_count() as usize) == p.phase)
                 .collect();
-            let diffs: Vec<f64> = in_phase
-                .iter()
-                .map(|s| f64::from(DiscDifference.evaluate(&s.position)) / f64::from(SCORE_PER_DISC) - s.reference)
-                .collect();
+            let diffs: Vec<f64> =
+                in_phase.iter().map(|s| discs(DiscDifference.evaluate(&s.position)) - s.reference).collect();
             let n = diffs.len() as f64;
             assert!((p.mae - diffs.iter().map(|d| d.abs()).sum::<f64>() / n).abs() < 1e-9);
             assert!((p.bias - diffs.iter().sum::<f64>() / n).abs() < 1e-9);

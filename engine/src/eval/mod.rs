@@ -60,6 +60,11 @@ impl std::str::FromStr for Evaluation {
 /// Score units per disc of final margin.
 pub const SCORE_PER_DISC: i32 = 100;
 
+/// A score in score units as discs.
+pub const fn discs(score: i32) -> f64 {
+    score as f64 / SCORE_PER_DISC as f64
+}
+
 /// A static evaluation of states of `G`.
 pub trait Evaluator<G: Game>: Send + Sync {
     /// The value of `state` for the side to move, in [`SCORE_PER_DISC`] units.
