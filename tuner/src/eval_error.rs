@@ -147,50 +147,27 @@ pub fn errors<G: Geometry>(
 }
 
 /// The reference engine: the pattern evaluation with `weights` (default:
-/// compiled in).
-pub fn reference_engine<G: Geometry>(variant: Variant, weights: Option<PathBuf>) -> Result<ReversiEngine<G>, String> {
-    ReversiEngine::<G>::new(variant, EngineConfig { weights, ..EngineConfig::default() })
+/// compiled in) and a transposition table of `tt_mb` MiB (0: the default).
+pub fn reference_engine<G: Geometry>(
+    variant: Variant,
+    weights: Option<PathBuf>,
+    tt_mb: usize,
+) -> Result<ReversiEngine<G>, String> {
+    ReversiEngine::<G>::new(variant, EngineConfig { weights, tt_mb, ..EngineConfig::default() })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testdata::{negamax, tiny_positions};
     use engine::eval::DiscDifference;
     use engine::reversi::Size4;
-
-    /// The exact value for the side to move, by plain negamax (4x4 games
-    /// are at most 12 plies).
-    fn negamax(pos: &Position<Size4>) -> i32 {
-        if pos.is_terminal() {
-            return pos.final_score_for_mover();
-        }
-        pos.legal_moves().iter().map(|&mv| -negamax(&pos.result(mv))).max().unwrap()
-    }
-
-    fn positions(count: usize) -> Vec<Position<Size4>> {
-        let mut rng = SplitMix(5);
-        let mut out = Vec::new();
-        while out.len() < count {
-            let mut pos: Position<Size4> = Variant::Tiny4.start();
-            for _ in 0..rng.below(8) {
-                let moves = pos.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                pos.make(moves[rng.below(moves.len())]);
-            }
-            if !pos.is_terminal() {
-                out.push(pos);
-            }
-        }
-        out
-    }
 
     #[test]
     fn exact_reference_scores_are_the_game_values_and_errors_add_up_by_phase() {
         let variant = Variant::Tiny4;
-        let mut engine = reference_engine::<Size4>(variant, None).unwrap();
-        let scored = score(&mut engine, positions(40), 2, 16, |_| {});
+        let mut engine = reference_engine::<Size4>(variant, None, 0).unwrap();
+        let scored = score(&mut engine, tiny_positions(40, 5), 2, 16, |_| {});
         for s in &scored {
             assert!(s.exact);
             assert_eq!(s.reference, f64::from(negamax(&s.position)), "{}", s.position);

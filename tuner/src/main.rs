@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use tuner::eval_error;
 use tuner::gradient::{self, GradientOptions};
+use tuner::label::LabelOptions;
 use tuner::local_search::{LocalSearch, PassLog};
 use tuner::pente::PenteModel;
 use tuner::reversi::ReversiModel;
@@ -34,6 +35,47 @@ enum Command {
     /// Measure evaluations against a reference search on positions they
     /// were not trained on: mean absolute error per phase, in discs.
     EvalError(EvalErrorArgs),
+    /// Score positions with a deeper search for training: the input's rows
+    /// (unfinished, within the empties range, optionally a seeded sample)
+    /// plus a `label` column in discs. Resumable: rerun the same command.
+    Label(LabelArgs),
+}
+
+#[derive(clap::Args)]
+struct LabelArgs {
+    /// Reversi variant.
+    #[arg(long)]
+    variant: Variant,
+    /// A positions.csv file, or a self-play output folder holding one.
+    #[arg(long)]
+    data: PathBuf,
+    /// The labelled file to write (appended to when it exists).
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
+    /// Depth of the reference search (full width).
+    #[arg(long, default_value_t = 8)]
+    depth: u32,
+    /// At or below this many empties the label is the exact score.
+    #[arg(long, default_value_t = 14)]
+    exact_empties: u32,
+    /// Only positions with at least this many empties.
+    #[arg(long, default_value_t = 0)]
+    min_empties: u32,
+    /// Only positions with at most this many empties.
+    #[arg(long, default_value_t = u32::MAX)]
+    max_empties: u32,
+    /// Label a seeded sample of this many of the selected positions.
+    #[arg(long)]
+    sample: Option<usize>,
+    /// Seed of the sample.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Weights of the reference search (default: compiled in).
+    #[arg(long, value_name = "FILE")]
+    weights: Option<PathBuf>,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
 }
 
 #[derive(clap::Args)]
@@ -123,7 +165,8 @@ struct TuneArgs {
     /// Use this K instead of fitting it to the starting weights.
     #[arg(long)]
     k: Option<f64>,
-    /// Training target: result, discs, or blend=L.
+    /// Training target: result, discs (final disc difference), label (the
+    /// `tuner label` column where a file has one, else discs), or blend=L.
     #[arg(long, default_value = "result")]
     target: Target,
     /// One game in N goes to the validation set.
@@ -186,6 +229,7 @@ fn main() -> ExitCode {
         Command::Tune(args) => tune(&args),
         Command::Verify(args) => verify(&args),
         Command::EvalError(args) => with_geometry!(args.variant, G => eval_error::<G>(&args)),
+        Command::Label(args) => with_geometry!(args.variant, G => label::<G>(&args)),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -203,7 +247,7 @@ const EVAL_ERROR_REPORTS: usize = 10;
 
 fn eval_error<G: Geometry>(args: &EvalErrorArgs) -> Result<(), String> {
     let positions = eval_error::sample::<G>(&data_files(&args.data), args.variant, args.positions, args.seed)?;
-    let mut engine = eval_error::reference_engine::<G>(args.variant, args.reference.clone())?;
+    let mut engine = eval_error::reference_engine::<G>(args.variant, args.reference.clone(), 0)?;
     let total = positions.len();
     let report_every = total.div_ceil(EVAL_ERROR_REPORTS).max(1);
     let scored = eval_error::score(&mut engine, positions, args.depth, args.exact_empties, |done| {
@@ -235,6 +279,36 @@ fn eval_error<G: Geometry>(args: &EvalErrorArgs) -> Result<(), String> {
     if let Some(out) = &args.out {
         run::write_atomically(out, csv)?;
     }
+    Ok(())
+}
+
+fn label<G: Geometry>(args: &LabelArgs) -> Result<(), String> {
+    let input = data_files(std::slice::from_ref(&args.data)).remove(0);
+    let options = LabelOptions {
+        depth: args.depth,
+        exact_empties: args.exact_empties,
+        min_empties: args.min_empties,
+        max_empties: args.max_empties,
+        sample: args.sample,
+        seed: args.seed,
+        weights: args.weights.clone(),
+        threads: args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+    };
+    let started = std::time::Instant::now();
+    let bar = indicatif::ProgressBar::new(0);
+    let summary = tuner::label::label::<G>(args.variant, &input, &args.out, &options, |done, total| {
+        bar.set_length(total as u64);
+        bar.set_position(done as u64);
+    })?;
+    bar.finish_and_clear();
+    eprintln!(
+        "{} positions labelled in {} ({} were there already, {} exact) in {:.1} s",
+        summary.selected,
+        args.out.display(),
+        summary.resumed,
+        summary.exact,
+        started.elapsed().as_secs_f64()
+    );
     Ok(())
 }
 

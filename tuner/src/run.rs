@@ -55,6 +55,10 @@ pub enum Target {
     Discs,
     /// `λ * result + (1 - λ) * discs`.
     Blend(f64),
+    /// The deeper-search score of `tuner label` (the `label` column, in
+    /// discs, mapped like [`Target::Discs`]) where the file has one, else
+    /// the final disc difference.
+    Label,
 }
 
 impl std::str::FromStr for Target {
@@ -63,12 +67,15 @@ impl std::str::FromStr for Target {
         match s {
             "result" => Ok(Target::Result),
             "discs" => Ok(Target::Discs),
+            "label" => Ok(Target::Label),
             _ => s
                 .strip_prefix("blend=")
                 .and_then(|l| l.parse::<f64>().ok())
                 .filter(|l| (0.0..=1.0).contains(l))
                 .map(Target::Blend)
-                .ok_or_else(|| format!("unknown target `{s}`: expected result, discs or blend=L with L in [0, 1]")),
+                .ok_or_else(|| {
+                    format!("unknown target `{s}`: expected result, discs, label or blend=L with L in [0, 1]")
+                }),
         }
     }
 }
@@ -104,6 +111,7 @@ pub fn load(files: &[PathBuf], model: &dyn Model, target: Target) -> Result<Data
         };
         let (game, board, result, discs) =
             (column(columns::GAME)?, column(columns::BOARD)?, column(columns::RESULT)?, column(columns::DISC_DIFF)?);
+        let label = headers.iter().position(|h| h == crate::label::LABEL_COLUMN);
         for record in reader.records() {
             let record = record.map_err(|e| format!("{shown}: {e}"))?;
             let line = record.position().map_or(0, |p| p.line());
@@ -113,12 +121,15 @@ pub fn load(files: &[PathBuf], model: &dyn Model, target: Target) -> Result<Data
             };
             let game_id: u64 = number(game, "a game id")? as u64;
             let outcome = number(result, "a result of 1, 0.5 or 0")?;
-            let diff = number(discs, "a disc difference")?;
+            let diff = match (target, label) {
+                (Target::Label, Some(label)) => number(label, "a label in discs")?,
+                _ => number(discs, "a disc difference")?,
+            };
             let features = model.features(field(board)).map_err(|e| format!("{shown}:{line}: {e}"))?;
             let from_discs = ((diff / cells as f64) + 1.0) / 2.0;
             let target = match target {
                 Target::Result => outcome,
-                Target::Discs => from_discs,
+                Target::Discs | Target::Label => from_discs,
                 Target::Blend(l) => l * outcome + (1.0 - l) * from_discs,
             };
             // Split by pair, not by game: the two games of a self-play pair
@@ -229,6 +240,12 @@ mod tests {
         assert_eq!((old_data.len(), new_data.len()), (1, 2));
         assert_eq!((old_data.target(0), new_data.target(0), new_data.target(1)), (1.0, 1.0, 0.0));
         assert_eq!(old_data.features(0).collect::<Vec<_>>(), new_data.features(0).collect::<Vec<_>>());
+        // `label` reads the label column where there is one (32 discs of 64:
+        // target 0.75), else the final disc difference (50: 0.890625).
+        let labelled = dir.join("labelled.csv");
+        std::fs::write(&labelled, format!("game,board,result,disc_diff,label\n0,{board},1.0,50,32.00\n")).unwrap();
+        let data = load(&[labelled, old], &model, Target::Label).unwrap();
+        assert_eq!((data.target(0), data.target(1)), (0.75, 0.890625));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
@@ -236,6 +253,7 @@ mod tests {
     fn targets_parse() {
         assert_eq!("result".parse(), Ok(Target::Result));
         assert_eq!("blend=0.25".parse(), Ok(Target::Blend(0.25)));
+        assert_eq!("label".parse(), Ok(Target::Label));
         assert!("blend=2".parse::<Target>().is_err());
         assert!("wins".parse::<Target>().is_err());
     }
