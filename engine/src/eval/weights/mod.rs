@@ -76,6 +76,15 @@ pub fn compiled(key: impl Into<WeightKey>) -> &'static [i16] {
     })
 }
 
+/// What the text parser does with a table the file lacks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Missing {
+    /// An error naming the first one.
+    Refuse,
+    /// Zeros, and the table is reported.
+    Zero,
+}
+
 /// A full weight set of one [`WeightKey`], in registry order.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WeightSet {
@@ -177,6 +186,18 @@ impl WeightSet {
     /// Parses the text form; errors name `origin`, the line and what was
     /// expected.
     pub fn parse(text: &str, origin: &str) -> Result<Self, String> {
+        Self::parse_tables(text, origin, Missing::Refuse).map(|(set, _)| set)
+    }
+
+    /// Parses the text form of a set made for an older layout of its key:
+    /// tables the registry has gained since are filled with zeros and
+    /// named (`PHASE NAME`) in the second value. Every other rule of
+    /// [`WeightSet::parse`] holds.
+    pub fn parse_filling(text: &str, origin: &str) -> Result<(Self, Vec<String>), String> {
+        Self::parse_tables(text, origin, Missing::Zero)
+    }
+
+    fn parse_tables(text: &str, origin: &str, missing: Missing) -> Result<(Self, Vec<String>), String> {
         let err = |line: usize, msg: String| format!("{origin}: line {line}: {msg}");
         let mut lines = text
             .lines()
@@ -245,17 +266,30 @@ impl WeightSet {
             }
         }
         close(open)?;
-        if let Some(slot) = seen.iter().position(|&s| !s) {
-            let (phase, table) = (slot / reg.tables.len(), slot % reg.tables.len());
-            return Err(err(last + 1, format!("missing table {phase} {}", reg.tables[table].name)));
+        let absent: Vec<String> = (0..seen.len())
+            .filter(|&slot| !seen[slot])
+            .map(|slot| {
+                let (phase, table) = (slot / reg.tables.len(), slot % reg.tables.len());
+                format!("{phase} {}", reg.tables[table].name)
+            })
+            .collect();
+        match (missing, absent.first()) {
+            (Missing::Refuse, Some(first)) => Err(err(last + 1, format!("missing table {first}"))),
+            _ => Ok((WeightSet { key, values }, absent)),
         }
-        Ok(WeightSet { key, values })
     }
 
     /// Reads a weights file.
     pub fn load(path: &Path) -> Result<Self, String> {
         let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
         Self::parse(&text, &path.display().to_string())
+    }
+
+    /// Reads a weights file made for an older layout (see
+    /// [`WeightSet::parse_filling`]).
+    pub fn load_filling(path: &Path) -> Result<(Self, Vec<String>), String> {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        Self::parse_filling(&text, &path.display().to_string())
     }
 
     /// Writes the text form to `path`.
@@ -448,5 +482,38 @@ mod tests {
         }
         let cut: String = good.lines().take(good.lines().count() - 1).map(|l| format!("{l}\n")).collect();
         assert!(WeightSet::parse(&cut, "w.txt").unwrap_err().contains("expected"));
+    }
+
+    #[test]
+    fn an_older_layout_loads_with_its_new_tables_zero_and_named() {
+        let mut set = WeightSet::compiled(Variant::Othello6);
+        for (i, x) in set.values.iter_mut().enumerate() {
+            *x = (i % 97) as i16 - 48;
+        }
+        // The file of a layout without `parity` (a table added later).
+        let reg = WeightKey::from(Variant::Othello6).layout();
+        let parity = reg.table("parity").unwrap();
+        let text = set.to_text();
+        let mut old = String::new();
+        let mut skipping = false;
+        for line in text.lines() {
+            if let Some(rest) = line.strip_prefix("table ") {
+                skipping = rest.ends_with(" parity");
+            }
+            if !skipping {
+                old += line;
+                old.push('\n');
+            }
+        }
+        assert!(WeightSet::parse(&old, "old.txt").unwrap_err().contains("missing table 0 parity"));
+        let (filled, zeroed) = WeightSet::parse_filling(&old, "old.txt").unwrap();
+        let names: Vec<String> = (0..reg.phases).map(|p| format!("{p} parity")).collect();
+        assert_eq!(zeroed, names);
+        for (i, (&a, &b)) in filled.values.iter().zip(&set.values).enumerate() {
+            let (_, table, _) = reg.locate(i);
+            assert_eq!(a, if table == parity { 0 } else { b }, "weight {i}");
+        }
+        // A whole file is filled by nothing.
+        assert_eq!(WeightSet::parse_filling(&text, "new.txt").unwrap(), (set, vec![]));
     }
 }
