@@ -7,6 +7,7 @@
 //! discs, phase by phase (the phases of the variant's weight registry).
 
 use crate::reversi::unflatten;
+use crate::run::columns::BOARD;
 use engine::agent::Agent;
 use engine::analysis::Budget;
 use engine::eval::{Evaluator, Registry, discs};
@@ -15,9 +16,6 @@ use engine::mix::SplitMix;
 use engine::reversi::{Geometry, Position, ReversiEngine, Variant};
 use engine::search::EngineConfig;
 use std::path::PathBuf;
-
-/// The `positions.csv` column of the flattened board.
-const BOARD_COLUMN: &str = "board";
 
 /// A position with its reference score.
 #[derive(Clone, Debug)]
@@ -45,10 +43,8 @@ pub fn sample<G: Geometry>(
         let shown = path.display();
         let mut reader = csv::Reader::from_path(path).map_err(|e| format!("{shown}: cannot read: {e}"))?;
         let headers = reader.headers().map_err(|e| format!("{shown}:1: bad header: {e}"))?.clone();
-        let board = headers
-            .iter()
-            .position(|h| h == BOARD_COLUMN)
-            .ok_or_else(|| format!("{shown}:1: expected a `{BOARD_COLUMN}` column"))?;
+        let board =
+            headers.iter().position(|h| h == BOARD).ok_or_else(|| format!("{shown}:1: expected a `{BOARD}` column"))?;
         for record in reader.records() {
             let record = record.map_err(|e| format!("{shown}: {e}"))?;
             let line = record.position().map_or(0, |p| p.line());

@@ -3,7 +3,7 @@
 //! optionally a seeded sample of them, each scored by a reference search
 //! (full width to a depth, exact at or below a number of empties; see
 //! [`eval_error::score`]) and written with the input's columns plus
-//! [`LABEL_COLUMN`] (discs, from the side to move). `tune --target label`
+//! [`LABEL`] (discs, from the side to move). `tune --target label`
 //! trains on that column.
 //!
 //! Rows are appended and flushed chunk by chunk, in input order; rerunning
@@ -13,17 +13,11 @@
 
 use crate::eval_error;
 use crate::reversi::unflatten;
+use crate::run::columns::{BOARD, LABEL};
 use engine::game::Game;
 use engine::mix::SplitMix;
 use engine::reversi::{Geometry, Position, ReversiEngine, Variant};
 use std::path::{Path, PathBuf};
-
-/// The column `tuner label` adds: the reference score in discs, from the
-/// side to move.
-pub const LABEL_COLUMN: &str = "label";
-
-/// The `positions.csv` column of the flattened board.
-const BOARD_COLUMN: &str = "board";
 
 /// Transposition table of each labelling engine, in MiB (cleared before
 /// every position: a small table keeps that cheap).
@@ -83,7 +77,7 @@ pub fn label<G: Geometry>(
 ) -> Result<LabelSummary, String> {
     let (header, rows) = select::<G>(variant, input, options)?;
     let mut out_header = header.clone();
-    out_header.push_field(LABEL_COLUMN);
+    out_header.push_field(LABEL);
     let resumed = resume_point(out, &out_header, &rows)?;
     let shown = out.display();
     let file = std::fs::OpenOptions::new()
@@ -125,13 +119,11 @@ fn select<G: Geometry>(
     let shown = input.display();
     let mut reader = csv::Reader::from_path(input).map_err(|e| format!("{shown}: cannot read: {e}"))?;
     let header = reader.headers().map_err(|e| format!("{shown}:1: bad header: {e}"))?.clone();
-    if header.iter().any(|h| h == LABEL_COLUMN) {
-        return Err(format!("{shown}:1: already has a `{LABEL_COLUMN}` column: label the original positions.csv"));
+    if header.iter().any(|h| h == LABEL) {
+        return Err(format!("{shown}:1: already has a `{LABEL}` column: label the original positions.csv"));
     }
-    let board = header
-        .iter()
-        .position(|h| h == BOARD_COLUMN)
-        .ok_or_else(|| format!("{shown}:1: expected a `{BOARD_COLUMN}` column"))?;
+    let board =
+        header.iter().position(|h| h == BOARD).ok_or_else(|| format!("{shown}:1: expected a `{BOARD}` column"))?;
     let mut rows = Vec::new();
     for record in reader.records() {
         let record = record.map_err(|e| format!("{shown}: {e}"))?;
@@ -165,14 +157,17 @@ fn select<G: Geometry>(
 /// first of `rows` under `header` (0 when `out` does not exist or is empty).
 fn resume_point<G: Geometry>(out: &Path, header: &csv::StringRecord, rows: &[Row<G>]) -> Result<usize, String> {
     let shown = out.display();
-    match std::fs::metadata(out) {
-        Ok(m) if m.len() > 0 => {}
-        _ => return Ok(0),
+    if !out.exists() {
+        return Ok(0);
+    }
+    drop_partial_line(out)?;
+    if std::fs::metadata(out).map_err(|e| format!("{shown}: {e}"))?.len() == 0 {
+        return Ok(0);
     }
     let mut reader = csv::Reader::from_path(out).map_err(|e| format!("{shown}: cannot read: {e}"))?;
     let found = reader.headers().map_err(|e| format!("{shown}:1: bad header: {e}"))?.clone();
     if &found != header {
-        return Err(format!("{shown}:1: columns differ from the input's plus `{LABEL_COLUMN}`: use another --out"));
+        return Err(format!("{shown}:1: columns differ from the input's plus `{LABEL}`: use another --out"));
     }
     let label = header.len() - 1;
     let mut done = 0;
@@ -191,6 +186,19 @@ fn resume_point<G: Geometry>(out: &Path, header: &csv::StringRecord, rows: &[Row
         done += 1;
     }
     Ok(done)
+}
+
+/// Cuts a last line that a kill left without its newline (rows are written
+/// whole, so such a line is the start of a row that never finished).
+fn drop_partial_line(out: &Path) -> Result<(), String> {
+    let shown = out.display();
+    let bytes = std::fs::read(out).map_err(|e| format!("{shown}: cannot read: {e}"))?;
+    if bytes.last() == Some(&b'\n') {
+        return Ok(());
+    }
+    let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let file = std::fs::OpenOptions::new().write(true).open(out).map_err(|e| format!("{shown}: cannot write: {e}"))?;
+    file.set_len(keep as u64).map_err(|e| format!("{shown}: cannot write: {e}"))
 }
 
 /// Scores `rows` on the workers' engines (row `i` on worker `i % workers`):
@@ -301,9 +309,11 @@ mod tests {
         label::<Size4>(VARIANT, &path, &straight, &opts, |_, _| {}).unwrap();
         let whole = std::fs::read_to_string(&straight).unwrap();
         assert_eq!(whole.lines().count(), 71);
-        // Killed after the header and 23 rows.
+        // Killed after the header and 23 rows, in the middle of the 24th.
         let killed = dir.join("killed.csv");
-        std::fs::write(&killed, whole.lines().take(24).map(|l| format!("{l}\n")).collect::<String>()).unwrap();
+        let mut cut: String = whole.lines().take(24).map(|l| format!("{l}\n")).collect();
+        cut += &whole.lines().nth(24).unwrap()[..10];
+        std::fs::write(&killed, cut).unwrap();
         let summary = label::<Size4>(VARIANT, &path, &killed, &opts, |_, _| {}).unwrap();
         assert_eq!((summary.selected, summary.resumed), (70, 23));
         assert_eq!(std::fs::read_to_string(&killed).unwrap(), whole);

@@ -90,19 +90,24 @@ pub mod columns {
     pub const RESULT: &str = "result";
     /// Final disc difference from the mover's side.
     pub const DISC_DIFF: &str = "disc_diff";
+    /// The deeper-search score `tuner label` adds, in discs, from the side
+    /// to move.
+    pub const LABEL: &str = "label";
 }
 
 /// Games per colour-swapped pair in a self-play run (`pair = game / 2`).
 const GAMES_PER_PAIR: u64 = 2;
 
-/// Loads every position of `files` as samples (keyed by game pair, so a
-/// train/validation split keeps each pair on one side); the model's score
+/// Loads every position of `files` as samples (keyed by the number of the
+/// game pair alone, so a train/validation split keeps each pair on one side
+/// and puts the positions `tuner label` took from a run on the same side as
+/// the run's other positions, whatever the order of the files); the model's score
 /// span scales disc differences for [`Target::Discs`]. Errors name the file
 /// and line.
 pub fn load(files: &[PathBuf], model: &dyn Model, target: Target) -> Result<Dataset, String> {
     let cells = model.score_span();
     let mut data = Dataset::new();
-    for (file_index, path) in files.iter().enumerate() {
+    for path in files {
         let shown = path.display();
         let mut reader = csv::Reader::from_path(path).map_err(|e| format!("{shown}: cannot read: {e}"))?;
         let headers = reader.headers().map_err(|e| format!("{shown}:1: bad header: {e}"))?.clone();
@@ -111,7 +116,7 @@ pub fn load(files: &[PathBuf], model: &dyn Model, target: Target) -> Result<Data
         };
         let (game, board, result, discs) =
             (column(columns::GAME)?, column(columns::BOARD)?, column(columns::RESULT)?, column(columns::DISC_DIFF)?);
-        let label = headers.iter().position(|h| h == crate::label::LABEL_COLUMN);
+        let label = headers.iter().position(|h| h == columns::LABEL);
         for record in reader.records() {
             let record = record.map_err(|e| format!("{shown}: {e}"))?;
             let line = record.position().map_or(0, |p| p.line());
@@ -134,9 +139,9 @@ pub fn load(files: &[PathBuf], model: &dyn Model, target: Target) -> Result<Data
             };
             // Split by pair, not by game: the two games of a self-play pair
             // start from one opening and, between equal engines, are the same
-            // game with colours swapped.
+            // game with colours swapped. Pair k of every file goes one way.
             let pair = game_id / GAMES_PER_PAIR;
-            data.push(&Sample { game: mix(((file_index as u64) << 40) ^ pair), features, target });
+            data.push(&Sample { game: mix(pair), features, target });
         }
     }
     Ok(data)
@@ -246,6 +251,9 @@ mod tests {
         std::fs::write(&labelled, format!("game,board,result,disc_diff,label\n0,{board},1.0,50,32.00\n")).unwrap();
         let data = load(&[labelled, old], &model, Target::Label).unwrap();
         assert_eq!((data.target(0), data.target(1)), (0.75, 0.890625));
+        // Game 0 of either file is one split key: a labelled sample goes
+        // where its run's positions go.
+        assert_eq!(data.game(0), data.game(1));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
