@@ -9,7 +9,8 @@
 //! Rows are appended and flushed chunk by chunk, in input order; rerunning
 //! the same command on the same output continues after its last row (the
 //! selection is seeded, so a rerun selects the same rows; the file's rows
-//! are checked against it).
+//! are checked against it). A run holds an OS lock on its output file, so
+//! two runs never write one file.
 
 use crate::eval_error;
 use crate::reversi::unflatten;
@@ -78,13 +79,15 @@ pub fn label<G: Geometry>(
     let (header, rows) = select::<G>(variant, input, options)?;
     let mut out_header = header.clone();
     out_header.push_field(LABEL);
-    let resumed = resume_point(out, &out_header, &rows)?;
     let shown = out.display();
     let file = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
         .open(out)
         .map_err(|e| format!("{shown}: cannot write: {e}"))?;
+    // Held until the run ends or dies: a second run on the file stops here.
+    file.try_lock().map_err(|_| format!("{shown}: another run is writing this file"))?;
+    let resumed = resume_point(out, &out_header, &rows)?;
     let fresh = file.metadata().map_err(|e| format!("{shown}: {e}"))?.len() == 0;
     let mut writer = csv::WriterBuilder::new().has_headers(false).from_writer(file);
     if fresh {
@@ -317,6 +320,12 @@ mod tests {
         let summary = label::<Size4>(VARIANT, &path, &killed, &opts, |_, _| {}).unwrap();
         assert_eq!((summary.selected, summary.resumed), (70, 23));
         assert_eq!(std::fs::read_to_string(&killed).unwrap(), whole);
+        // A second run on a file in use stops at once.
+        let held = std::fs::OpenOptions::new().append(true).open(&killed).unwrap();
+        held.lock().unwrap();
+        let e = label::<Size4>(VARIANT, &path, &killed, &opts, |_, _| {}).unwrap_err();
+        assert_eq!(e, format!("{}: another run is writing this file", killed.display()));
+        drop(held);
         // Another selection refuses the file, naming its line.
         let other = LabelOptions { seed: 4, ..opts };
         let e = label::<Size4>(VARIANT, &path, &killed, &other, |_, _| {}).unwrap_err();
