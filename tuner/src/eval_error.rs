@@ -8,11 +8,11 @@
 
 use crate::reversi::unflatten;
 use crate::run::columns::BOARD;
+use crate::run::seeded_draw;
 use engine::agent::Agent;
 use engine::analysis::Budget;
 use engine::eval::{Evaluator, Registry, discs};
 use engine::game::Game;
-use engine::mix::SplitMix;
 use engine::reversi::{Geometry, Position, ReversiEngine, Variant};
 use engine::search::EngineConfig;
 use std::path::PathBuf;
@@ -56,15 +56,7 @@ pub fn sample<G: Geometry>(
             }
         }
     }
-    // A seeded Fisher-Yates draw of the first `count`.
-    let mut rng = SplitMix(seed);
-    let count = count.min(all.len());
-    for i in 0..count {
-        let j = i + rng.below(all.len() - i);
-        all.swap(i, j);
-    }
-    all.truncate(count);
-    Ok(all)
+    Ok(seeded_draw(all.len(), count, seed).into_iter().map(|i| all[i]).collect())
 }
 
 /// Scores `positions` with `engine`: exact at or below `exact_empties`

@@ -15,8 +15,8 @@
 use crate::eval_error;
 use crate::reversi::unflatten;
 use crate::run::columns::{BOARD, LABEL};
+use crate::run::seeded_draw;
 use engine::game::Game;
-use engine::mix::SplitMix;
 use engine::reversi::{Geometry, Position, ReversiEngine, Variant};
 use std::path::{Path, PathBuf};
 
@@ -139,15 +139,9 @@ fn select<G: Geometry>(
         }
     }
     if let Some(count) = options.sample.filter(|&n| n < rows.len()) {
-        // A seeded Fisher-Yates draw of `count` indices, then input order.
-        let mut rng = SplitMix(options.seed);
-        let mut order: Vec<usize> = (0..rows.len()).collect();
-        for i in 0..count {
-            let j = i + rng.below(order.len() - i);
-            order.swap(i, j);
-        }
+        // The drawn rows, in input order.
         let mut keep = vec![false; rows.len()];
-        for &i in &order[..count] {
+        for i in seeded_draw(rows.len(), count, options.seed) {
             keep[i] = true;
         }
         let mut k = keep.iter();

@@ -147,6 +147,21 @@ pub fn load(files: &[PathBuf], model: &dyn Model, target: Target) -> Result<Data
     Ok(data)
 }
 
+/// The first `count` indices (all of them when `len` is smaller) of a
+/// Fisher-Yates shuffle of `0..len` seeded by `seed`: the one way the tuner
+/// samples rows (`eval-error`, `label`).
+pub fn seeded_draw(len: usize, count: usize, seed: u64) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..len).collect();
+    let mut rng = engine::mix::SplitMix(seed);
+    let count = count.min(len);
+    for i in 0..count {
+        let j = i + rng.below(len - i);
+        order.swap(i, j);
+    }
+    order.truncate(count);
+    order
+}
+
 /// True for the games that go to the validation set (one in `every`).
 pub fn is_validation(game: u64, every: u64) -> bool {
     mix(game).is_multiple_of(every)
@@ -255,6 +270,23 @@ mod tests {
         // where its run's positions go.
         assert_eq!(data.game(0), data.game(1));
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn seeded_draws_are_distinct_indices_fixed_by_the_seed() {
+        let draw = seeded_draw(50, 20, 9);
+        let mut sorted = draw.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!((draw.len(), sorted.len()), (20, 20));
+        assert!(draw.iter().all(|&i| i < 50));
+        assert_eq!(draw, seeded_draw(50, 20, 9));
+        assert_ne!(draw, seeded_draw(50, 20, 10));
+        // The first draws of a longer sample are the shorter sample.
+        assert_eq!(seeded_draw(50, 30, 9)[..20], draw[..]);
+        let mut all = seeded_draw(7, 99, 1);
+        all.sort_unstable();
+        assert_eq!(all, (0..7).collect::<Vec<_>>());
     }
 
     #[test]
