@@ -88,6 +88,11 @@ registry! {
     drop_factor = "time.drop_factor", 1.3, 1.0, 4.0;
     /// The target never grows past this multiple of the planned one.
     extend_cap = "time.extend_cap", 2.0, 1.0, 10.0;
+    /// What a move spends on average, as a multiple of its planned share
+    /// (targets stretched by instability, iterations that outrun their
+    /// predicted cost): the plan divides each share by it, so that the
+    /// moves late in the game keep theirs. 1: the search keeps its targets.
+    overrun = "time.overrun", 1.0, 1.0, 4.0;
 }
 
 impl Default for SearchParams {

@@ -73,7 +73,7 @@ impl TimePlan {
             .sum::<f64>()
             / samples as f64;
         let total = moves * mean + (ahead.endgame + p.extra_moves) * weight(ahead.final_progress, p);
-        let share = usable * now / total.max(1.0);
+        let share = usable * now / total.max(1.0) / p.overrun;
         let hard = (share * p.hard_factor).min(usable * p.hard_fraction);
         TimePlan { target: share.min(hard), hard }
     }
@@ -104,14 +104,15 @@ pub struct IterationClock {
     /// Seconds spent when the last iteration ended, and its duration.
     last_end: f64,
     last: f64,
-    /// Duration of the iteration before it (0: none).
+    /// Durations of the two iterations before it (0: none).
     before_last: f64,
+    two_before: f64,
 }
 
 impl IterationClock {
     /// The clock of a move planned as `plan`.
     pub fn new(plan: TimePlan) -> Self {
-        IterationClock { plan, target: plan.target, last_end: 0.0, last: 0.0, before_last: 0.0 }
+        IterationClock { plan, target: plan.target, last_end: 0.0, last: 0.0, before_last: 0.0, two_before: 0.0 }
     }
 
     /// The current target (planned, stretched by instability).
@@ -119,12 +120,19 @@ impl IterationClock {
         self.target
     }
 
-    /// The predicted cost of the next iteration.
+    /// The predicted cost of the next iteration: the last one's times the
+    /// larger of the last two measured growths. Alpha-beta trees grow by
+    /// different factors into odd and into even depths, so the growth two
+    /// iterations back (same parity as the next) counts as much as the last.
     pub fn predicted_next(&self, p: &SearchParams) -> f64 {
-        let growth = if self.before_last >= MEASURABLE_ITERATION && self.last >= MEASURABLE_ITERATION {
-            (self.last / self.before_last).clamp(p.branching_min, p.branching_max)
-        } else {
-            p.branching
+        let growth = |from: f64, to: f64| {
+            (from >= MEASURABLE_ITERATION && to >= MEASURABLE_ITERATION)
+                .then(|| (to / from).clamp(p.branching_min, p.branching_max))
+        };
+        let growth = match (growth(self.before_last, self.last), growth(self.two_before, self.before_last)) {
+            (Some(last), Some(same_parity)) => last.max(same_parity),
+            (Some(last), None) => last,
+            _ => p.branching,
         };
         self.last.max(MEASURABLE_ITERATION) * growth
     }
@@ -139,6 +147,7 @@ impl IterationClock {
         score_drop: i32,
         p: &SearchParams,
     ) -> NextIteration {
+        self.two_before = self.before_last;
         self.before_last = self.last;
         self.last = (spent - self.last_end).max(0.0);
         self.last_end = spent;
@@ -198,15 +207,25 @@ mod tests {
         let opening = TimePlan::from_clock(300.0, &ahead(60.0, 0.0), &P);
         let peak = TimePlan::from_clock(300.0, &ahead(60.0, P.peak_progress), &P);
         assert!(peak.target > opening.target * (1.0 + P.peak_bonus * 0.9), "{opening:?} {peak:?}");
-        // Following the targets move after move spends the usable clock on
-        // the planned moves (the extra moves' share is what is left).
-        let (mut clock, moves) = (300.0, 60);
-        for k in 0..moves {
-            let progress = f64::from(k) / f64::from(moves);
-            let plan = TimePlan::from_clock(clock, &ahead(f64::from(moves - k), progress), &P);
-            clock -= plan.target;
+        // Spending the targets times the expected overrun move after move
+        // spends the usable clock on the planned moves (the extra moves'
+        // share is what is left), with or without an overrun.
+        for overrun in [1.0, 1.5] {
+            let p = SearchParams { overrun, ..P };
+            let (mut clock, moves) = (300.0, 60);
+            for k in 0..moves {
+                let progress = f64::from(k) / f64::from(moves);
+                let plan = TimePlan::from_clock(clock, &ahead(f64::from(moves - k), progress), &p);
+                clock -= (plan.target * overrun).min(plan.hard);
+            }
+            assert!(clock > 0.0 && clock < 300.0 * 0.15, "overrun {overrun}: {clock} s left");
         }
-        assert!(clock > 0.0 && clock < 300.0 * 0.15, "{clock} s left");
+    }
+
+    #[test]
+    fn an_expected_overrun_shrinks_every_share_by_itself() {
+        let at = |overrun| TimePlan::from_clock(300.0, &ahead(40.0, 0.3), &SearchParams { overrun, ..P });
+        assert!((at(1.0).target / at(1.6).target - 1.6).abs() < 1e-9);
     }
 
     #[test]
@@ -228,6 +247,23 @@ mod tests {
         // 0.85 s spent, the next would end far past the target, and more than
         // the minimum share is spent: stop.
         assert_eq!(clock.iteration_done(0.85, false, 0, &P), NextIteration::Stop);
+    }
+
+    #[test]
+    fn the_growth_into_the_next_parity_counts() {
+        let plan = TimePlan { target: 10.0, hard: 30.0 };
+        let mut clock = IterationClock::new(plan);
+        // Iterations of 0.1, 0.5 (x5), then 0.75 (x1.5): the next one, of
+        // the parity that grew x5, is predicted at 0.75 x 5, not x 1.5.
+        clock.iteration_done(0.1, false, 0, &P);
+        clock.iteration_done(0.6, false, 0, &P);
+        clock.iteration_done(1.35, false, 0, &P);
+        assert!((clock.predicted_next(&P) - 0.75 * 5.0).abs() < 1e-9, "{}", clock.predicted_next(&P));
+        // With one growth measured, that one counts.
+        let mut fresh = IterationClock::new(plan);
+        fresh.iteration_done(0.1, false, 0, &P);
+        fresh.iteration_done(0.3, false, 0, &P);
+        assert!((fresh.predicted_next(&P) - 0.2 * 2.0).abs() < 1e-9);
     }
 
     #[test]
