@@ -61,12 +61,20 @@ fn plays_a_game_opening_across_moves_with_playdata() {
         assert!(ok, "{stderr}");
         let mv = read_move(&dir);
         assert!(pos.is_legal(mv) && !mv.is_pass(), "{mv}");
-        assert!(std::fs::read_to_string(dir.join("playdata.txt")).unwrap().starts_with("duo-othello playdata 1\n"));
+        assert!(std::fs::read_to_string(dir.join("playdata.txt")).unwrap().starts_with("duo-othello playdata 2\n"));
         own -= cpu.as_secs_f64();
         pos = pos.play(mv);
         let reply = pos.legal_moves()[0];
         pos = pos.play(reply);
     }
+    // Each run measured its search's overrun and the next one carried it on.
+    let playdata = std::fs::read_to_string(dir.join("playdata.txt")).unwrap();
+    let measured: f64 = playdata
+        .lines()
+        .find_map(|l| l.strip_prefix("overrun_moves "))
+        .and_then(|n| n.parse().ok())
+        .expect("an overrun_moves line");
+    assert!(measured >= 2.0, "{playdata}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

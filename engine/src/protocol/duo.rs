@@ -16,7 +16,7 @@ use crate::eval::{Evaluator, PatternEval};
 use crate::game::{Color, Game};
 use crate::reversi::ReversiEngine;
 use crate::reversi::{Geometry, Move, Position, Size12, Variant, disc_char, parse_rows, parse_side};
-use crate::search::{EngineConfig, ParamSettings};
+use crate::search::{EngineConfig, Overrun, ParamSettings};
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -202,7 +202,7 @@ const fn fnv1a(bytes: &[u8]) -> u64 {
 }
 
 /// The first line of `playdata.txt`.
-pub const PLAYDATA_FORMAT: &str = "duo-othello playdata 1";
+pub const PLAYDATA_FORMAT: &str = "duo-othello playdata 2";
 
 /// What the agent remembers between its moves of one game.
 ///
@@ -225,6 +225,8 @@ pub struct PlayData {
     pub overhead: f64,
     /// Our moves so far in this game.
     pub moves: u32,
+    /// How far our searches overran their time plans so far.
+    pub overrun: Overrun,
 }
 
 impl PlayData {
@@ -238,6 +240,8 @@ impl PlayData {
         let _ = writeln!(body, "used {}", self.used);
         let _ = writeln!(body, "overhead {}", self.overhead);
         let _ = writeln!(body, "moves {}", self.moves);
+        let _ = writeln!(body, "overrun_moves {}", self.overrun.moves);
+        let _ = writeln!(body, "overrun_sum {}", self.overrun.sum);
         let check = fnv1a(body.as_bytes());
         let _ = writeln!(body, "check {check:016x}");
         body
@@ -270,7 +274,8 @@ impl PlayData {
         let used = number(field("used")?)?;
         let overhead = number(field("overhead")?)?.min(MAX_OVERHEAD);
         let moves = field("moves")?.parse().ok()?;
-        Some(PlayData { side, board, own_time, used, overhead, moves })
+        let overrun = Overrun { moves: number(field("overrun_moves")?)?, sum: number(field("overrun_sum")?)? };
+        Some(PlayData { side, board, own_time, used, overhead, moves, overrun })
     }
 
     /// True when this playdata can belong to the game of `pos` (our move,
@@ -475,6 +480,7 @@ pub fn play(dir: &Path, params: &ParamSettings) -> Result<RunReport, String> {
         _ => DEFAULT_OVERHEAD,
     };
     let mut search = None;
+    let mut overrun = previous.as_ref().map_or_else(Overrun::default, |p| p.overrun);
     let per_move = overhead + process_cpu_time().as_secs_f64();
     let search_time = search_clock(own, per_move, pos.empty_count());
     if let (false, Some(own_remaining)) = (only_move, search_time) {
@@ -484,7 +490,9 @@ pub fn play(dir: &Path, params: &ParamSettings) -> Result<RunReport, String> {
         let config = EngineConfig { nps_hint, tt_mb, params: params.clone(), ..EngineConfig::default() };
         match ReversiEngine::<Board>::new(Variant::Duo12, config) {
             Ok(mut engine) => {
+                engine.set_overrun(overrun);
                 let decision = engine.choose(&pos, &clock);
+                overrun = engine.overrun();
                 if pos.is_legal(decision.mv) && !decision.mv.is_pass() {
                     if decision.mv != mv {
                         write_atomically(dir, OUTPUT_FILE, &output_text(decision.mv))?;
@@ -506,6 +514,7 @@ pub fn play(dir: &Path, params: &ParamSettings) -> Result<RunReport, String> {
         used: process_cpu_time().as_secs_f64(),
         overhead,
         moves: previous.map_or(0, |p| p.moves) + 1,
+        overrun,
     };
     if let Err(e) = write_atomically(dir, PLAYDATA_FILE, &data.to_text()) {
         eprintln!("{e}");

@@ -21,12 +21,14 @@ const C_SQUARE_PRIORITY: i32 = -10;
 /// The last empties solve almost at once: moves there need no time budget.
 const QUICK_END_EMPTIES: u32 = 12;
 
-/// Reversi's departures from the default parameters. The overrun was
-/// measured on duo12 at 300 s a game: moves spent 1.4-1.8x the share the
-/// plan gave them (extensions, iterations running on to the hard limit);
-/// planning with 1.4 moves that time from the opening to the moves before
-/// the exact solve (README, "Time plan").
-const REVERSI_PARAMS: SearchParams = SearchParams { overrun: 1.4, ..SearchParams::DEFAULT };
+/// Reversi's departures from the default parameters (README, "Time plan").
+/// The overrun to start a game from was measured on duo12 at 300 s a game:
+/// moves spent 1.4-1.8x the share the plan gave them (extensions,
+/// iterations running on to the hard limit). The end of a game is known
+/// from the empties and the solve starts where it fits a move's time, so
+/// 1.5 extra moves and one move for the endgame are enough.
+const REVERSI_PARAMS: SearchParams =
+    SearchParams { overrun: 1.4, extra_moves: 1.5, endgame_moves: 1.0, ..SearchParams::DEFAULT };
 
 /// Distance of `i` from the nearer edge of a line of length `n`.
 const fn edge_distance(i: usize, n: usize) -> usize {

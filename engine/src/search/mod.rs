@@ -21,7 +21,7 @@ mod tests;
 pub use hooks::{SearchGame, Tactics};
 pub use params::{ParamSettings, SearchParams};
 pub use searcher::{INFINITY, Limits, MAX_DEPTH, SearchResult, Searcher, WIN, WIN_BOUND, won_in};
-pub use time::{MovesAhead, TimePlan};
+pub use time::{MovesAhead, Overrun, TimePlan};
 
 use crate::agent::{Agent, Clock, Decision};
 use crate::cputime::CpuClock;
@@ -69,12 +69,14 @@ pub const REFERENCE_NPS: f64 = 1.5e6;
 
 impl EngineConfig {
     /// The limits of one move in `state` under this configuration and the
-    /// clock: the tighter of the fixed move time and the clock's plan.
-    pub fn limits<G: SearchGame>(&self, state: &G, clock: &Clock) -> Limits {
+    /// clock, in a game whose moves so far overran their plans by
+    /// `overrun`: the tighter of the fixed move time and the clock's plan.
+    pub fn limits<G: SearchGame>(&self, state: &G, clock: &Clock, overrun: &Overrun) -> Limits {
         let speed = self.nps_hint.map(|nps| nps / REFERENCE_NPS);
         let mut time = self.move_time.map(TimePlan::fixed);
         if clock.own_remaining.is_finite() {
-            let params = self.params.over(G::PARAMS);
+            let mut params = self.params.over(G::PARAMS);
+            params.overrun = overrun.expected(&params);
             let ahead = moves_ahead(state, clock.own_remaining, speed, &params);
             let plan = TimePlan::from_clock(clock.own_remaining, &ahead, &params);
             time = Some(time.map_or(plan, |t| t.min(plan)));
@@ -103,7 +105,7 @@ pub fn moves_ahead<G: SearchGame>(state: &G, remaining: f64, speed: Option<f64>,
             let own_plies = f64::from(end) / 2.0;
             // A first guess at a move's hard limit decides where the solve starts.
             let hard_guess = remaining * (1.0 - p.safety) / (own_plies + p.extra_moves) * p.hard_factor;
-            let solve = searcher::solve_plies(hard_guess, speed).min(end);
+            let solve = searcher::solve_plies(hard_guess, speed, p).min(end);
             let midgame = f64::from(end - solve) / 2.0;
             let final_progress = progress + (1.0 - progress) * f64::from(end - solve) / f64::from(end.max(1));
             let endgame = if solve > 0 { p.endgame_moves } else { 0.0 };
@@ -120,6 +122,7 @@ pub struct Engine<G: SearchGame, E: Evaluator<G>> {
     name: String,
     config: EngineConfig,
     searcher: Searcher<G, E>,
+    overrun: Overrun,
 }
 
 impl<G: SearchGame, E: Evaluator<G>> Engine<G, E> {
@@ -129,12 +132,39 @@ impl<G: SearchGame, E: Evaluator<G>> Engine<G, E> {
         let mut searcher = Searcher::new(eval, config.table_mb());
         searcher.set_clock(config.clock.clone());
         searcher.set_params(config.params.over(G::PARAMS));
-        Engine { name, config, searcher }
+        Engine { name, config, searcher, overrun: Overrun::default() }
     }
 
     /// The configuration.
     pub fn config(&self) -> &EngineConfig {
         &self.config
+    }
+
+    /// Searches `state` for a move with `clock` on the game's clock, and
+    /// records how far the search overran its plan for the next moves.
+    pub fn play(&mut self, state: &G, clock: &Clock) -> SearchResult<G::Move> {
+        let limits = self.config.limits(state, clock, &self.overrun);
+        let r = self.searcher.search(state, &limits);
+        // Forced and solved moves say nothing about the midgame's overrun.
+        if let Some(plan) = limits.time
+            && clock.own_remaining.is_finite()
+            && r.depth > 0
+            && !r.exact
+        {
+            self.overrun.record(plan, r.seconds);
+        }
+        r
+    }
+
+    /// The overrun measured in this game so far.
+    pub fn overrun(&self) -> Overrun {
+        self.overrun
+    }
+
+    /// Continues a game whose moves so far overran their plans by
+    /// `overrun` (a program that runs once per move keeps it on disk).
+    pub fn set_overrun(&mut self, overrun: Overrun) {
+        self.overrun = overrun;
     }
 
     /// Searches `state` within `limits` (for analysis tools).
@@ -156,11 +186,11 @@ impl<G: SearchGame, E: Evaluator<G>> Agent<G> for Engine<G, E> {
 
     fn new_game(&mut self) {
         self.searcher.clear();
+        self.overrun = Overrun::default();
     }
 
     fn choose(&mut self, state: &G, clock: &Clock) -> Decision<G::Move> {
-        let limits = self.config.limits(state, clock);
-        let r = self.searcher.search(state, &limits);
+        let r = self.play(state, clock);
         Decision { mv: r.best, score: r.score, depth: Some(r.depth), nodes: r.nodes }
     }
 }

@@ -88,11 +88,41 @@ registry! {
     drop_factor = "time.drop_factor", 1.3, 1.0, 4.0;
     /// The target never grows past this multiple of the planned one.
     extend_cap = "time.extend_cap", 2.0, 1.0, 10.0;
-    /// What a move spends on average, as a multiple of its planned share
+    /// What a move is expected to spend, as a multiple of its planned share
     /// (targets stretched by instability, iterations that outrun their
-    /// predicted cost): the plan divides each share by it, so that the
-    /// moves late in the game keep theirs. 1: the search keeps its targets.
-    overrun = "time.overrun", 1.0, 1.0, 4.0;
+    /// predicted cost), before the game has measured it: the plan divides
+    /// each share by the game's running overrun, so that the moves late in
+    /// the game keep theirs...
+    overrun = "time.overrun", 1.0, 0.5, 4.0;
+    /// ...counted as this many measured moves in that running overrun
+    /// (a large value keeps `time.overrun` fixed).
+    overrun_moves = "time.overrun_moves", 4.0, 0.0, 1000.0;
+    /// Half-width of the first aspiration window, in discs (score units
+    /// of `SCORE_PER_DISC`)...
+    aspiration = "search.aspiration", 0.5, 0.01, 64.0;
+    /// ...used by iterations from this depth on.
+    aspiration_depth = "search.aspiration_depth", 4.0, 1.0, 128.0;
+    /// First half-width of the exact solve's aspiration window, in discs.
+    exact_aspiration = "search.exact_aspiration", 2.0, 0.01, 64.0;
+    /// Depth of the midgame search that gives the exact solve its first
+    /// guess when no midgame iteration ran before it.
+    guess_depth = "search.guess_depth", 6.0, 1.0, 64.0;
+    /// Share of the move's target the game's own forced-win search may use
+    /// at the root.
+    forced_win_share = "search.forced_win_share", 0.25, 0.0, 1.0;
+    /// The exact solve from the root is tried with this many plies to go
+    /// when one CPU second is left for it (measured: 12x12 Reversi
+    /// positions with 16-18 empties solve in 0.1-5 s, 8x8 ones with 20 in
+    /// 0.3-1.5 s)...
+    solve_plies = "solve.plies_at_one_second", 17.0, 0.0, 64.0;
+    /// ...plus this many per doubling of the time (one more empty costs
+    /// about three times as much).
+    solve_plies_per_doubling = "solve.plies_per_doubling", 0.65, 0.0, 4.0;
+    /// Midgame iterations stop this many plies short of the end: the exact
+    /// solve follows.
+    solve_warm_up_gap = "solve.warm_up_gap", 10.0, 0.0, 64.0;
+    /// Below this many remaining plies the solver is always worth a try.
+    solve_always = "solve.always_plies", 12.0, 0.0, 64.0;
 }
 
 impl Default for SearchParams {
@@ -185,6 +215,16 @@ impl ParamSettings {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_readme_lists_every_parameter_with_its_default_and_range() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md");
+        let readme = std::fs::read_to_string(path).expect("README.md beside the workspace");
+        for p in SearchParams::REGISTRY {
+            let row = format!("| `{}` | {:?} | {:?}-{:?} |", p.name, p.default, p.min, p.max);
+            assert!(readme.contains(&row), "README.md lacks the row {row}");
+        }
+    }
 
     #[test]
     fn every_parameter_is_set_by_its_name_within_its_range() {

@@ -33,36 +33,12 @@ pub const WIN_BOUND: i32 = WIN - 2 * MAX_DEPTH as i32;
 pub const fn won_in(plies: u32) -> i32 {
     WIN - plies as i32
 }
-/// Half-width of the first aspiration window.
-const ASPIRATION: i32 = SCORE_PER_DISC / 2;
-/// Iterations from this depth on start with an aspiration window.
-const ASPIRATION_DEPTH: u32 = 4;
 /// Ordering bonus of the table's move.
 const TABLE_MOVE_BONUS: i32 = 1 << 28;
 /// History scores are halved when one exceeds this.
 const HISTORY_LIMIT: i32 = 1 << 20;
-/// Depth of the midgame search that gives the exact solve its first guess
-/// when no midgame iteration ran before it.
-const GUESS_DEPTH: u32 = 6;
-/// First half-width of the exact solve's aspiration window.
-const EXACT_ASPIRATION: i32 = 2 * SCORE_PER_DISC;
 /// Stack entries reserved per ply (more than any position's moves).
 const STACK_PER_PLY: usize = 384;
-/// The exact solve from the root is tried with this many plies to go when
-/// one CPU second is left for it... (measured: Duo-Othello positions with
-/// 16-18 empties solve in 0.1-5 s, 8x8 ones with 20 in 0.3-1.5 s).
-const SOLVE_PLIES_AT_ONE_SECOND: f64 = 17.0;
-/// ...plus this many per doubling of the time (one more empty costs about
-/// three times as much).
-const SOLVE_PLIES_PER_DOUBLING: f64 = 0.65;
-/// Midgame iterations stop this many plies short of the end: the exact
-/// solve follows.
-const SOLVE_WARM_UP_GAP: u32 = 10;
-/// Below this many remaining plies the solver is always worth a try.
-const ALWAYS_SOLVE_PLIES: u32 = 12;
-/// Share of the move's target time the game's own forced-win search may
-/// use at the root.
-const FORCED_WIN_SHARE: f64 = 0.25;
 /// With less hard time than this, the clock is read more often.
 const SHORT_BUDGET: f64 = 0.05;
 /// Clock-read interval (nodes) under a short budget.
@@ -111,11 +87,17 @@ pub struct SearchResult<M> {
 const SPEED_RANGE: (f64, f64) = (0.25, 4.0);
 
 /// The plies the exact solver is expected to finish within `hard` seconds
-/// on a machine `speed` times as fast as the one the constants were measured on.
-pub(super) fn solve_plies(hard: f64, speed: Option<f64>) -> u32 {
+/// on a machine `speed` times as fast as the one the `solve.*` parameters
+/// were measured on.
+pub(super) fn solve_plies(hard: f64, speed: Option<f64>, p: &SearchParams) -> u32 {
     let speed = speed.unwrap_or(1.0).clamp(SPEED_RANGE.0, SPEED_RANGE.1);
     let doublings = (hard * speed).max(1e-6).log2();
-    (SOLVE_PLIES_AT_ONE_SECOND + SOLVE_PLIES_PER_DOUBLING * doublings).max(0.0) as u32
+    (p.solve_plies + p.solve_plies_per_doubling * doublings).max(0.0) as u32
+}
+
+/// A parameter in discs as score units.
+fn discs(value: f64) -> i32 {
+    (value * f64::from(SCORE_PER_DISC)).round().max(1.0) as i32
 }
 
 /// A reusable search engine for `G` with evaluator `E`.
@@ -225,7 +207,7 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
         let mut root_pos = pos.clone();
         let mut extra_nodes = 0;
         if matches!(tactics, Tactics::Quiet) {
-            let budget = limits.time.map(|t| Duration::from_secs_f64(t.target * FORCED_WIN_SHARE));
+            let budget = limits.time.map(|t| Duration::from_secs_f64(t.target * self.params.forced_win_share));
             let (win, nodes) = root_pos.forced_win(budget, &self.clock);
             extra_nodes = nodes;
             if let Some(mv) = win {
@@ -283,12 +265,12 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
             // about as much, if the limits allow it.
             let solve_next = if let Some(e) = end
                 && depth < e
-                && depth + SOLVE_WARM_UP_GAP >= e
+                && f64::from(depth) + self.params.solve_warm_up_gap >= f64::from(e)
                 && limits.depth.is_none_or(|d| d >= e)
-                && limits
-                    .time
-                    .is_none_or(|plan| e <= ALWAYS_SOLVE_PLIES || e <= solve_plies(plan.hard - spent, limits.speed))
-            {
+                && limits.time.is_none_or(|plan| {
+                    f64::from(e) <= self.params.solve_always
+                        || e <= solve_plies(plan.hard - spent, limits.speed, &self.params)
+                }) {
                 depth = e;
                 true
             } else {
@@ -320,9 +302,13 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
     /// One midgame iteration at `depth` inside aspiration windows around
     /// the previous score.
     fn aspiration_iteration(&mut self, pos: &mut G, depth: u32, prev: i32) -> Iteration<G::Move> {
-        let (mut alpha, mut beta) =
-            if depth >= ASPIRATION_DEPTH { (prev - ASPIRATION, prev + ASPIRATION) } else { (-INFINITY, INFINITY) };
-        let mut widen = ASPIRATION;
+        let aspiration = discs(self.params.aspiration);
+        let (mut alpha, mut beta) = if f64::from(depth) >= self.params.aspiration_depth {
+            (prev - aspiration, prev + aspiration)
+        } else {
+            (-INFINITY, INFINITY)
+        };
+        let mut widen = aspiration;
         loop {
             let it = self.root_iteration(pos, depth, alpha, beta);
             if !it.complete {
@@ -347,7 +333,7 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
         let guess = match guess {
             Some(g) => g,
             None => {
-                let it = self.aspiration_iteration(pos, GUESS_DEPTH.min(depth - 1).max(1), 0);
+                let it = self.aspiration_iteration(pos, (self.params.guess_depth as u32).min(depth - 1).max(1), 0);
                 if !it.complete {
                     return it;
                 }
@@ -362,7 +348,7 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
         // The margin lies beyond the proven side of zero.
         let (lo, hi) = if wld.score > 0 { (wld.score - 1, INFINITY) } else { (-INFINITY, wld.score + 1) };
         let centre = guess.clamp(lo + 1, hi - 1);
-        let mut widen = EXACT_ASPIRATION;
+        let mut widen = discs(self.params.exact_aspiration);
         let (mut alpha, mut beta) = ((centre - widen).max(lo), (centre + widen).min(hi));
         loop {
             let it = self.root_iteration(pos, depth, alpha, beta);

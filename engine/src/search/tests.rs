@@ -223,15 +223,16 @@ fn the_engine_beats_random_play() {
 fn a_calibrated_faster_machine_solves_from_more_empties() {
     // Twice the speed buys what twice the time buys, and a little more
     // than the uncalibrated default; absurd calibrations are clamped.
-    assert_eq!(searcher::solve_plies(1.0, Some(2.0)), searcher::solve_plies(2.0, None));
-    assert!(searcher::solve_plies(1.0, Some(8.0)) > searcher::solve_plies(1.0, None));
-    assert!(searcher::solve_plies(1.0, Some(0.1)) < searcher::solve_plies(1.0, None));
-    assert_eq!(searcher::solve_plies(1.0, Some(1e9)), searcher::solve_plies(1.0, Some(1e3)));
+    let p = &SearchParams::DEFAULT;
+    assert_eq!(searcher::solve_plies(1.0, Some(2.0), p), searcher::solve_plies(2.0, None, p));
+    assert!(searcher::solve_plies(1.0, Some(8.0), p) > searcher::solve_plies(1.0, None, p));
+    assert!(searcher::solve_plies(1.0, Some(0.1), p) < searcher::solve_plies(1.0, None, p));
+    assert_eq!(searcher::solve_plies(1.0, Some(1e9), p), searcher::solve_plies(1.0, Some(1e3), p));
     let config = EngineConfig { nps_hint: Some(2.0 * REFERENCE_NPS), ..EngineConfig::default() };
     let start: Position<Size12> = Variant::Duo12.start();
     let clock = Clock { own_remaining: 300.0, opponent_remaining: 300.0 };
-    assert_eq!(config.limits(&start, &clock).speed, Some(2.0));
-    assert_eq!(EngineConfig::default().limits(&start, &clock).speed, None);
+    assert_eq!(config.limits(&start, &clock, &Overrun::default()).speed, Some(2.0));
+    assert_eq!(EngineConfig::default().limits(&start, &clock, &Overrun::default()).speed, None);
 }
 
 /// A whole othello8 game between two engines that each plan `budget`
@@ -254,8 +255,7 @@ fn simulated_game(budget: f64) -> [Vec<(u32, f64, bool)>; 2] {
         let side = pos.to_move().index();
         let timer = clocks[side].timer();
         let clock = Clock { own_remaining: left[side], opponent_remaining: left[1 - side] };
-        let limits = engines[side].config().limits(&pos, &clock);
-        let r = engines[side].search(&pos, &limits);
+        let r = engines[side].play(&pos, &clock);
         let used = timer.elapsed().as_secs_f64();
         left[side] -= used;
         assert!(left[side] > 0.0, "side {side} lost on time");

@@ -21,6 +21,8 @@ pub const PROGRAM_RESERVE: f64 = 0.004;
 const MEASURABLE_ITERATION: f64 = 0.002;
 /// Progress steps the weight of the moves ahead is summed over at most.
 const WEIGHT_SAMPLES: usize = 64;
+/// The running overrun stays within the range `time.overrun` accepts.
+const OVERRUN_RANGE: (f64, f64) = (0.5, 4.0);
 
 /// The CPU time one move may use, in seconds from the start of its search.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -81,6 +83,36 @@ impl TimePlan {
     /// The tighter of two plans.
     pub fn min(self, other: TimePlan) -> TimePlan {
         TimePlan { target: self.target.min(other.target), hard: self.hard.min(other.hard) }
+    }
+}
+
+/// How far the searched moves of a game so far overran their targets (CPU
+/// time over target, each at most its hard limit over its target): the
+/// plan's running overrun, starting from `time.overrun`.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Overrun {
+    /// Searched moves measured.
+    pub moves: f64,
+    /// The sum of their overruns.
+    pub sum: f64,
+}
+
+impl Overrun {
+    /// Adds a move planned as `plan` that spent `spent` CPU seconds.
+    pub fn record(&mut self, plan: TimePlan, spent: f64) {
+        if plan.target >= MEASURABLE_ITERATION {
+            self.moves += 1.0;
+            self.sum += spent.min(plan.hard) / plan.target;
+        }
+    }
+
+    /// The overrun the next plan divides by: the measured mean, with
+    /// `time.overrun` counted as `time.overrun_moves` moves, within the
+    /// registry's range of `time.overrun`.
+    pub fn expected(&self, p: &SearchParams) -> f64 {
+        let weight = p.overrun_moves;
+        let mean = (self.sum + p.overrun * weight) / (self.moves + weight).max(f64::MIN_POSITIVE);
+        if self.moves + weight > 0.0 { mean.clamp(OVERRUN_RANGE.0, OVERRUN_RANGE.1) } else { p.overrun }
     }
 }
 
@@ -233,6 +265,30 @@ mod tests {
         let without = TimePlan::from_clock(100.0, &ahead(20.0, 0.5), &P);
         let with = TimePlan::from_clock(100.0, &MovesAhead { endgame: 4.0, ..ahead(20.0, 0.5) }, &P);
         assert!(with.target < without.target);
+    }
+
+    #[test]
+    fn the_running_overrun_moves_from_the_prior_to_what_the_game_measures() {
+        let p = SearchParams { overrun: 1.4, overrun_moves: 4.0, ..P };
+        let mut overrun = Overrun::default();
+        assert!((overrun.expected(&p) - 1.4).abs() < 1e-9);
+        let plan = TimePlan { target: 1.0, hard: 3.0 };
+        // Four moves at 2x: halfway from the prior to 2.
+        for _ in 0..4 {
+            overrun.record(plan, 2.0);
+        }
+        assert!((overrun.expected(&p) - 1.7).abs() < 1e-9);
+        // A move that ran past its hard limit counts as the hard limit, and
+        // moves far under their targets push the overrun down to the
+        // registry's floor at most.
+        overrun.record(plan, 10.0);
+        assert!((overrun.sum - 11.0).abs() < 1e-9);
+        for _ in 0..100 {
+            overrun.record(plan, 0.1);
+        }
+        assert_eq!(overrun.expected(&p), OVERRUN_RANGE.0);
+        // No prior weight: what was measured; nothing measured: the prior.
+        assert_eq!(Overrun::default().expected(&SearchParams { overrun_moves: 0.0, ..p }), 1.4);
     }
 
     #[test]

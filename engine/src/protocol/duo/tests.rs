@@ -88,7 +88,8 @@ fn every_malformed_class_is_an_error_or_a_warning_with_its_line() {
 fn sample_playdata() -> PlayData {
     let start: DuoPosition = Variant::Duo12.start();
     let board = start.play(start.legal_moves()[0]);
-    PlayData { side: Color::White, board, own_time: 300.0, used: 0.25, overhead: 0.004, moves: 1 }
+    let overrun = Overrun { moves: 3.0, sum: 4.25 };
+    PlayData { side: Color::White, board, own_time: 300.0, used: 0.25, overhead: 0.004, moves: 1, overrun }
 }
 
 #[test]
@@ -111,9 +112,12 @@ fn missing_truncated_garbage_or_stale_playdata_is_ignored() {
     for cut in 0..text.len() {
         assert_eq!(PlayData::parse(&text[..cut]), None, "truncated at {cut}");
     }
-    for garbage in ["", "\0\0\0", "duo-othello playdata 1\n", "check 0\n", "\u{1F600} hello"] {
+    for garbage in ["", "\0\0\0", "duo-othello playdata 2\n", "check 0\n", "\u{1F600} hello"] {
         assert_eq!(PlayData::parse(garbage), None);
     }
+    // The format before the overrun fields is not this one.
+    let old = text.replace("duo-othello playdata 2", "duo-othello playdata 1");
+    assert_eq!(PlayData::parse(&old), None);
     // A changed field breaks the checksum.
     assert_eq!(PlayData::parse(&text.replace("moves 1", "moves 2")), None);
     // Stale: another side, a clock that went up (new game), a disc that vanished.
@@ -196,7 +200,7 @@ fn corrupt_files_or_bad_times_still_give_a_legal_move() {
     for (name, input, playdata) in [
         ("garbage-playdata", start_input("2 2"), Some(&b"\xff\x00garbage"[..])),
         ("bad-times", start_input("soon later"), None),
-        ("no-time-line", start_input("x").replacen("x\n", "", 1), Some(&b"duo-othello playdata 1\n"[..])),
+        ("no-time-line", start_input("x").replacen("x\n", "", 1), Some(&b"duo-othello playdata 2\n"[..])),
     ] {
         let (_, mv, _) = play_in(name, &input, playdata);
         assert!(start.is_legal(mv), "{name}: {mv}");
