@@ -11,7 +11,8 @@ the prefix, e.g. `overrun=1.4 safety=0.08`) each such move spends the same
 overrun times its new target, capped at its new hard limit. Exact solves
 and moves under 16 empties keep their recorded cost. Prints, per game, the
 share of the budget used and the moves with >= 16 empties under a third of
-the game's mean (issue 14's rule; exact solves marked `exact`), then the
+the game's mean (issue 14's rule: forced moves, recorded without a depth,
+do not count; exact solves marked `exact`), then the
 totals. With no NAME=VALUE it reports the recorded games as they are.
 
 The plan below mirrors `engine::search::TimePlan::from_clock` and
@@ -82,12 +83,12 @@ def main(argv):
             new_target, new_hard = plan(left, empties, params)
             cost = cpu if kept or len(argv) == 4 else min(overrun * new_target, new_hard)
             exact = bool(depth) and int(depth) >= empties
-            spent.append((empties, cost, exact))
+            spent.append((empties, cost, exact, not depth))
             left -= cost
-        total = sum(c for _, c, _ in spent)
+        total = sum(c for _, c, _, _ in spent)
         mean = total / len(spent)
-        short = [f"{e}:{c:.2f}{' exact' if x else ''}" for e, c, x in spent
-                 if e >= SHORT_FROM_EMPTIES and c < mean / 3]
+        short = [f"{e}:{c:.2f}{' exact' if x else ''}" for e, c, x, forced in spent
+                 if e >= SHORT_FROM_EMPTIES and c < mean / 3 and not forced]
         uses.append(100 * total / budget)
         shorts += len(short)
         print(f"game {gid}: {uses[-1]:.1f}% of the budget, mean {mean:.2f} s, short {' '.join(short) or 'none'}")

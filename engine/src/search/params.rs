@@ -102,8 +102,12 @@ registry! {
     aspiration = "search.aspiration", 0.5, 0.01, 64.0;
     /// ...used by iterations from this depth on.
     aspiration_depth = "search.aspiration_depth", 4.0, 1.0, 128.0;
-    /// First half-width of the exact solve's aspiration window, in discs.
+    /// Factor by which a failed aspiration window widens.
+    aspiration_growth = "search.aspiration_growth", 4.0, 2.0, 64.0;
+    /// First half-width of the exact solve's aspiration window, in discs...
     exact_aspiration = "search.exact_aspiration", 2.0, 0.01, 64.0;
+    /// ...and the factor by which it widens when the margin falls outside.
+    exact_aspiration_growth = "search.exact_aspiration_growth", 2.0, 2.0, 64.0;
     /// Depth of the midgame search that gives the exact solve its first
     /// guess when no midgame iteration ran before it.
     guess_depth = "search.guess_depth", 6.0, 1.0, 64.0;

@@ -37,6 +37,11 @@ pub const fn won_in(plies: u32) -> i32 {
 const TABLE_MOVE_BONUS: i32 = 1 << 28;
 /// History scores are halved when one exceeds this.
 const HISTORY_LIMIT: i32 = 1 << 20;
+/// History scores are divided by this at the start of each search: the
+/// last move's statistics guide this one without ruling it.
+const HISTORY_CARRY_DIVISOR: i32 = 4;
+/// ...and halved when one passes the limit.
+const HISTORY_HALVING: i32 = 2;
 /// Stack entries reserved per ply (more than any position's moves).
 const STACK_PER_PLY: usize = 384;
 /// With less hard time than this, the clock is read more often.
@@ -202,7 +207,7 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
         }
         self.ctx.tt.new_search();
         for h in &mut self.history {
-            *h /= 4;
+            *h /= HISTORY_CARRY_DIVISOR;
         }
         let mut root_pos = pos.clone();
         let mut extra_nodes = 0;
@@ -314,11 +319,12 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
             if !it.complete {
                 return it;
             }
+            let growth = self.params.aspiration_growth as i32;
             if it.score <= alpha && alpha > -INFINITY {
-                widen *= 4;
+                widen *= growth;
                 alpha = (it.score - widen).max(-INFINITY);
             } else if it.score >= beta && beta < INFINITY {
-                widen *= 4;
+                widen *= growth;
                 beta = (it.score + widen).min(INFINITY);
             } else {
                 return it;
@@ -357,11 +363,12 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
                 // search already proved a move at least as good.
                 return Iteration { partial_best: it.partial_best.or(Some((wld_move, wld.score))), ..it };
             }
+            let growth = self.params.exact_aspiration_growth as i32;
             if it.score <= alpha && alpha > lo {
-                widen *= 2;
+                widen *= growth;
                 alpha = (it.score - widen).max(lo);
             } else if it.score >= beta && beta < hi {
-                widen *= 2;
+                widen *= growth;
                 beta = (it.score + widen).min(hi);
             } else {
                 return it;
@@ -562,7 +569,7 @@ crate::cpu::multiversion! {
                         *h += (depth * depth) as i32;
                         if *h > HISTORY_LIMIT {
                             for x in &mut s.history {
-                                *x /= 2;
+                                *x /= HISTORY_HALVING;
                             }
                         }
                         break;
