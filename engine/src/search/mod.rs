@@ -11,6 +11,7 @@
 pub mod control;
 pub mod hooks;
 pub mod params;
+pub mod probcut;
 mod searcher;
 pub mod time;
 pub mod tt;

@@ -127,6 +127,18 @@ registry! {
     solve_warm_up_gap = "solve.warm_up_gap", 10.0, 0.0, 64.0;
     /// Below this many remaining plies the solver is always worth a try.
     solve_always = "solve.always_plies", 12.0, 0.0, 64.0;
+    /// Multi-ProbCut's confidence: a node is cut when a shallow search puts
+    /// it this many standard deviations beyond the window (0: off)...
+    mpc_confidence = "mpc.confidence", 0.0, 0.0, 8.0;
+    /// ...at depths from this one on...
+    mpc_min_depth = "mpc.min_depth", 4.0, 3.0, 128.0;
+    /// ...with a shallow search about this fraction as deep (same parity)...
+    mpc_depth_ratio = "mpc.depth_ratio", 0.5, 0.0, 0.9;
+    /// ...whose error against the deep one has this standard deviation, in
+    /// discs...
+    mpc_sigma = "mpc.sigma", 2.0, 0.01, 64.0;
+    /// ...plus this many discs per ply between the two depths.
+    mpc_sigma_per_ply = "mpc.sigma_per_ply", 0.0, 0.0, 16.0;
 }
 
 impl Default for SearchParams {

@@ -8,6 +8,7 @@
 use super::control::{Control, SearchContext};
 use super::hooks::{MOVE_SLOTS, SearchGame, Tactics};
 use super::params::SearchParams;
+use super::probcut::ProbCut;
 use super::time::{IterationClock, NextIteration, TimePlan};
 use super::tt::{Bound, SOLVED_BASE, TranspositionTable, TtEntry, solved_depth};
 use crate::cputime::CpuClock;
@@ -116,6 +117,8 @@ pub struct Searcher<G: SearchGame, E: Evaluator<G>> {
     root: Vec<G::Move>,
     clock: CpuClock,
     params: SearchParams,
+    /// The selectivity's table, from `params`.
+    probcut: ProbCut,
     game: PhantomData<G>,
 }
 
@@ -131,6 +134,7 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
             root: Vec::with_capacity(STACK_PER_PLY),
             clock: CpuClock::Process,
             params: G::PARAMS,
+            probcut: ProbCut::new(&G::PARAMS),
             game: PhantomData,
         }
     }
@@ -149,6 +153,7 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
     /// Uses `params` for its time decisions from now on.
     pub fn set_params(&mut self, params: SearchParams) {
         self.params = params;
+        self.probcut = ProbCut::new(&params);
     }
 
     /// The evaluator.
@@ -507,6 +512,24 @@ crate::cpu::multiversion! {
                 return score;
             }
             table_move = entry.best;
+        }
+        // Multi-ProbCut at null-window nodes of the midgame search.
+        if beta - alpha == 1
+            && forced.is_none()
+            && let Some((shallow, margin)) = s.probcut.at(depth)
+            && pos.plies_to_end().is_none_or(|left| depth < left)
+        {
+            let high = beta.saturating_add(margin);
+            if high < WIN_BOUND && pvs::<G, E>(s, pos, shallow, ply, high - 1, high) >= high {
+                return beta;
+            }
+            let low = alpha.saturating_sub(margin);
+            if low > -WIN_BOUND && pvs::<G, E>(s, pos, shallow, ply, low, low + 1) <= low {
+                return alpha;
+            }
+            if s.ctx.control.stopped() {
+                return 0;
+            }
         }
         // Forced replies do not use up depth.
         let (next_depth, width) = match forced {

@@ -52,6 +52,38 @@ fn tiny4_perfect_play_loses_by_eight_for_the_first_player() {
 }
 
 #[test]
+fn selectivity_never_changes_an_exact_result() {
+    // Multi-ProbCut cuts midgame nodes on a shallow search's word; the
+    // exact solve that follows must still find the minimax value.
+    // Midgame iterations run to one ply short of the end, selectively.
+    let selective = SearchParams {
+        mpc_confidence: 0.5,
+        mpc_min_depth: 3.0,
+        solve_warm_up_gap: 0.0,
+        solve_always: 0.0,
+        ..SearchParams::DEFAULT
+    };
+    let start: Position<Size4> = Variant::Tiny4.start();
+    let mut s = disc_searcher::<Size4>();
+    s.set_params(selective);
+    let r = s.search(&start, &Limits::default());
+    assert!(r.exact);
+    assert_eq!(r.score, Some(-8 * SCORE_PER_DISC));
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    for _ in 0..6 {
+        let pos = random_position::<Size6>(Variant::Othello6, 11, &mut rng);
+        if pos.is_terminal() {
+            continue;
+        }
+        let mut s = Searcher::new(Box::new(PatternEval::<Size6>::compiled(Variant::Othello6)), 1);
+        s.set_params(selective);
+        let r = s.search(&pos, &Limits::default());
+        assert!(r.exact);
+        assert_eq!(r.score, Some(minimax(&pos) * SCORE_PER_DISC));
+    }
+}
+
+#[test]
 fn the_solver_matches_minimax_in_every_window() {
     let mut rng = ChaCha8Rng::seed_from_u64(7);
     let mut ctx = control::SearchContext { tt: tt::TranspositionTable::new(1), control: control::Control::default() };

@@ -1,0 +1,93 @@
+//! Multi-ProbCut: the midgame search's selectivity.
+//!
+//! Before searching a null-window node `depth` plies deep, a search of the
+//! same node `shallow` plies deep predicts its value: when the shallow value
+//! lies beyond the window by more than `mpc.confidence` standard deviations
+//! of the shallow-to-deep error, the node is cut without the deep search.
+//! The error's standard deviation is a line in the depth gap
+//! (`mpc.sigma` + `mpc.sigma_per_ply` x (depth - shallow), in discs),
+//! measured per game (README, "Selectivity"). The search turns it off with
+//! `mpc.confidence=0`, and never uses it for the exact endgame.
+//!
+//! [`ProbCut::new`] turns the parameters into a table of shallow depths and
+//! margins (score units) per depth once per search, so the node loop reads
+//! two integers.
+
+use super::params::SearchParams;
+use super::searcher::MAX_DEPTH;
+use crate::eval::SCORE_PER_DISC;
+
+/// The shallow depth and margin of each depth, from the parameters.
+#[derive(Clone, Debug)]
+pub struct ProbCut {
+    /// Per depth: the shallow search's depth and the margin; `None` where
+    /// the node is searched in full.
+    table: Vec<Option<(u32, i32)>>,
+}
+
+impl ProbCut {
+    /// The table for `p` (empty when `mpc.confidence` is 0).
+    pub fn new(p: &SearchParams) -> Self {
+        let table = (0..=MAX_DEPTH)
+            .map(|depth| {
+                let on = p.mpc_confidence > 0.0 && f64::from(depth) >= p.mpc_min_depth;
+                on.then(|| {
+                    let shallow = shallow_depth(depth, p.mpc_depth_ratio);
+                    let sigma = p.mpc_sigma + p.mpc_sigma_per_ply * f64::from(depth - shallow);
+                    let margin = (p.mpc_confidence * sigma * f64::from(SCORE_PER_DISC)).round() as i32;
+                    (shallow, margin.max(1))
+                })
+            })
+            .collect();
+        ProbCut { table }
+    }
+
+    /// The shallow depth and margin for a node `depth` plies deep, if it
+    /// is probed.
+    #[inline(always)]
+    pub fn at(&self, depth: u32) -> Option<(u32, i32)> {
+        self.table.get(depth as usize).copied().flatten()
+    }
+}
+
+/// The shallow depth for `depth`: about `ratio` of it, of the same parity
+/// (odd and even depths err in opposite directions), at least one ply less
+/// than `depth` and at least its parity's smallest depth.
+pub const fn shallow_depth(depth: u32, ratio: f64) -> u32 {
+    let cut = (depth as f64 * (1.0 - ratio) / 2.0 + 0.5) as u32;
+    let cut = if cut == 0 { 1 } else { cut };
+    let min = 1 + (depth + 1) % 2;
+    if depth < min + 2 * cut { if depth > min { min } else { depth } } else { depth - 2 * cut }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shallow_depths_keep_the_parity_and_are_shallower() {
+        for depth in 3..=40 {
+            for ratio in [0.0, 0.25, 0.5, 0.75, 0.9] {
+                let s = shallow_depth(depth, ratio);
+                assert_eq!(s % 2, depth % 2, "{depth} {ratio}");
+                assert!(s < depth && s >= 1, "{depth} {ratio}: {s}");
+            }
+        }
+        assert_eq!(shallow_depth(8, 0.5), 4);
+        assert_eq!(shallow_depth(5, 0.5), 3);
+    }
+
+    #[test]
+    fn confidence_zero_turns_it_off_and_margins_grow_with_the_gap() {
+        let off = ProbCut::new(&SearchParams { mpc_confidence: 0.0, ..SearchParams::DEFAULT });
+        assert!((0..=MAX_DEPTH).all(|d| off.at(d).is_none()));
+        let p = SearchParams { mpc_confidence: 1.5, mpc_min_depth: 4.0, mpc_depth_ratio: 0.5, ..SearchParams::DEFAULT };
+        let on = ProbCut::new(&p);
+        assert!(on.at(3).is_none());
+        let (s4, m4) = on.at(4).unwrap();
+        let (s12, m12) = on.at(12).unwrap();
+        assert_eq!((s4, s12), (2, 6));
+        assert!(m12 > m4 || p.mpc_sigma_per_ply == 0.0);
+        assert!(on.at(MAX_DEPTH + 1).is_none());
+    }
+}
