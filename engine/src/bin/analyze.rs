@@ -8,10 +8,14 @@ use engine::analysis::{self, Budget, Source, disc_score};
 use engine::eval::{Evaluation, WeightKey};
 use engine::pente::PenteEngine;
 use engine::reversi::{Geometry, Position, ReversiEngine, Variant};
+use engine::search::probcut::confidence_for;
 use engine::search::{EngineConfig, ParamSettings, SearchResult};
 use engine::with_geometry;
 use std::path::PathBuf;
 use std::process::ExitCode;
+
+/// The selectivity that means full width.
+const FULL_WIDTH_PERCENT: f64 = 100.0;
 
 /// The variant name that selects Pente.
 const PENTE: &str = WeightKey::PENTE;
@@ -50,6 +54,10 @@ struct Args {
     /// A weights file written by the tuner (default: compiled in).
     #[arg(long, value_name = "FILE")]
     weights: Option<PathBuf>,
+    /// Multi-ProbCut at this confidence in percent (87: cuts right 87% of
+    /// the time, `mpc.confidence` 1.5); 100 or absent: the engine's default.
+    #[arg(long, value_name = "PCT")]
+    selectivity: Option<f64>,
     /// A search parameter, NAME=VALUE (repeatable; see SearchParams::REGISTRY).
     #[arg(long, value_name = "NAME=VALUE")]
     param: Vec<String>,
@@ -69,6 +77,11 @@ impl Args {
 
     fn config(&self) -> Result<EngineConfig, String> {
         let mut params = ParamSettings::default();
+        if let Some(percent) = self.selectivity.filter(|&p| p != FULL_WIDTH_PERCENT) {
+            let t = confidence_for(percent)
+                .ok_or_else(|| format!("--selectivity {percent}: expected a percentage above 0 and up to 100"))?;
+            params.set("mpc.confidence", t).map_err(|e| format!("--selectivity: {e}"))?;
+        }
         for pair in &self.param {
             params.set_text(pair).map_err(|e| format!("--param: {e}"))?;
         }

@@ -60,9 +60,53 @@ pub const fn shallow_depth(depth: u32, ratio: f64) -> u32 {
     if depth < min + 2 * cut { if depth > min { min } else { depth } } else { depth - 2 * cut }
 }
 
+/// The confidence (standard deviations) at which a cut is right `percent`
+/// of the time, two-sided as engines quote their selectivity (87%: about
+/// 1.5); `None` outside 0 < percent < 100.
+pub fn confidence_for(percent: f64) -> Option<f64> {
+    if !(percent > 0.0 && percent < 100.0) {
+        return None;
+    }
+    let target = percent / 100.0;
+    // P(|Z| < t) = erf(t / sqrt 2) grows with t: bisect.
+    let (mut lo, mut hi) = (0.0f64, MAX_CONFIDENCE);
+    for _ in 0..BISECTIONS {
+        let mid = 0.5 * (lo + hi);
+        if erf(mid / std::f64::consts::SQRT_2) < target { lo = mid } else { hi = mid }
+    }
+    Some(0.5 * (lo + hi))
+}
+
+/// The largest confidence [`confidence_for`] returns.
+const MAX_CONFIDENCE: f64 = 8.0;
+/// Bisection steps of [`confidence_for`] (8 / 2^60: far below f64 noise).
+const BISECTIONS: usize = 60;
+
+/// The error function, to about 1e-7 (Abramowitz and Stegun 7.1.26).
+fn erf(x: f64) -> f64 {
+    const P: f64 = 0.327_591_1;
+    const A: [f64; 5] = [0.254_829_592, -0.284_496_736, 1.421_413_741, -1.453_152_027, 1.061_405_429];
+    let t = 1.0 / (1.0 + P * x.abs());
+    let poly = A.iter().rev().fold(0.0, |acc, a| acc * t + a) * t;
+    (1.0 - poly * (-x * x).exp()).copysign(x)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn selectivity_percentages_are_two_sided_normal_quantiles() {
+        // Standard normal table: P(|Z| < 1) = 68.27%, P(|Z| < 1.96) = 95%,
+        // P(|Z| < 2.576) = 99%.
+        for (percent, t) in [(68.27, 1.0), (95.0, 1.96), (99.0, 2.576)] {
+            let got = confidence_for(percent).unwrap();
+            assert!((got - t).abs() < 2e-3, "{percent}%: {got}");
+        }
+        for bad in [0.0, 100.0, -5.0, f64::NAN] {
+            assert_eq!(confidence_for(bad), None);
+        }
+    }
 
     #[test]
     fn shallow_depths_keep_the_parity_and_are_shallower() {
