@@ -42,9 +42,18 @@ pub const PANIC_SECONDS: f64 = 0.15;
 /// Pente's time plan puts the weight on the opening: its first moves build
 /// the threats that decide the game, while the last ones are mostly found
 /// by the threat reading at no cost, and the game may end any time. The
-/// proof match is in the README ("Time plan").
-const PENTE_PARAMS: SearchParams =
-    SearchParams { peak_progress: 0.0, peak_bonus: 2.0, peak_spread: 0.5, extra_moves: 1.0, ..SearchParams::DEFAULT };
+/// proof match is in the README ("Time plan"). The plan keeps its shares
+/// as they are (a fixed overrun of 1) until a match proves a running one.
+const PENTE_PARAMS: SearchParams = SearchParams {
+    peak_progress: 0.0,
+    peak_bonus: 2.0,
+    peak_spread: 0.5,
+    extra_moves: 1.0,
+    overrun_moves: FIXED_OVERRUN_MOVES,
+    ..SearchParams::DEFAULT
+};
+/// A prior this heavy keeps the plan's overrun at `time.overrun`.
+const FIXED_OVERRUN_MOVES: f64 = 1000.0;
 
 impl SearchGame for PentePosition {
     /// Width-limited nodes live on their ordering: hints everywhere.
