@@ -184,7 +184,9 @@ struct TuneArgs {
     #[arg(long)]
     k: Option<f64>,
     /// Training target: result, discs (final disc difference), label (the
-    /// `tuner label` column where a file has one, else discs), or blend=L.
+    /// `tuner label` column where a file has one, else discs), blend=L, or
+    /// score=K (the label through the fit's logistic with K, which fixes
+    /// the fit's K: a perfect fit evaluates each position at its label).
     #[arg(long, default_value = "result")]
     target: Target,
     /// One game in N goes to the validation set.
@@ -395,6 +397,13 @@ fn tune(args: &TuneArgs) -> Result<(), String> {
 }
 
 fn tune_with(args: &TuneArgs, model: &dyn Model) -> Result<(), String> {
+    // A score target fixes the K of the fit.
+    let k_arg = match (args.k, args.target.fixed_k()) {
+        (Some(k), Some(target_k)) if k != target_k => {
+            return Err(format!("--k {k} and --target score={target_k}: the fit must use the target's K"));
+        }
+        (k, target_k) => k.or(target_k),
+    };
     let files = data_files(&args.data);
     let loaded = std::time::Instant::now();
     let all = run::load(&files, model, args.target)?;
@@ -426,7 +435,7 @@ fn tune_with(args: &TuneArgs, model: &dyn Model) -> Result<(), String> {
                 eprintln!("resuming after pass {}", state.log.len() - 1);
                 LocalSearch::resume(&train, &validation, &bounds, state)
             } else {
-                LocalSearch::start(&train, &validation, &bounds, model.weights(), args.k)
+                LocalSearch::start(&train, &validation, &bounds, model.weights(), k_arg)
             };
             eprintln!("K = {:.6}", search.state.k);
             run::run_passes(&mut search, args.patience, args.max_passes, &checkpoint, &log_path)?;
@@ -437,7 +446,7 @@ fn tune_with(args: &TuneArgs, model: &dyn Model) -> Result<(), String> {
                 return Err("--resume continues a local search: rerun the Adam fit instead (it takes minutes)".into());
             }
             let start = model.weights();
-            let k = args.k.unwrap_or_else(|| tuner::loss::fit_k(&train, &train.evaluate_all(&start)));
+            let k = k_arg.unwrap_or_else(|| tuner::loss::fit_k(&train, &train.evaluate_all(&start)));
             eprintln!("K = {k:.6}");
             let options = GradientOptions {
                 learning_rate: args.learning_rate,

@@ -4,7 +4,8 @@
 
 use crate::dataset::{Dataset, Sample, mix};
 use crate::local_search::{Bounds, LocalSearch, PassLog, TuneState};
-use engine::eval::{WeightKey, WeightSet};
+use crate::loss::sigmoid;
+use engine::eval::{SCORE_PER_DISC, WeightKey, WeightSet};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -59,6 +60,21 @@ pub enum Target {
     /// discs, mapped like [`Target::Discs`]) where the file has one, else
     /// the final disc difference.
     Label,
+    /// The same score through the fit's own logistic with this K:
+    /// `sigmoid(K × score units)`, so that a perfect fit evaluates each
+    /// position at its label in discs (the linear map of [`Target::Label`]
+    /// compresses the evaluation's scale).
+    Score(f64),
+}
+
+impl Target {
+    /// The K of [`Target::Score`], which the fit must use.
+    pub fn fixed_k(self) -> Option<f64> {
+        match self {
+            Target::Score(k) => Some(k),
+            _ => None,
+        }
+    }
 }
 
 impl std::str::FromStr for Target {
@@ -68,14 +84,19 @@ impl std::str::FromStr for Target {
             "result" => Ok(Target::Result),
             "discs" => Ok(Target::Discs),
             "label" => Ok(Target::Label),
-            _ => s
-                .strip_prefix("blend=")
-                .and_then(|l| l.parse::<f64>().ok())
-                .filter(|l| (0.0..=1.0).contains(l))
-                .map(Target::Blend)
-                .ok_or_else(|| {
-                    format!("unknown target `{s}`: expected result, discs, label or blend=L with L in [0, 1]")
-                }),
+            _ => {
+                let number = |prefix: &str| s.strip_prefix(prefix).and_then(|x| x.parse::<f64>().ok());
+                number("blend=")
+                    .filter(|l| (0.0..=1.0).contains(l))
+                    .map(Target::Blend)
+                    .or_else(|| number("score=").filter(|k| *k > 0.0 && k.is_finite()).map(Target::Score))
+                    .ok_or_else(|| {
+                        format!(
+                            "unknown target `{s}`: expected result, discs, label, blend=L with L in [0, 1] \
+                             or score=K with K > 0"
+                        )
+                    })
+            }
         }
     }
 }
@@ -127,7 +148,7 @@ pub fn load(files: &[PathBuf], model: &dyn Model, target: Target) -> Result<Data
             let game_id: u64 = number(game, "a game id")? as u64;
             let outcome = number(result, "a result of 1, 0.5 or 0")?;
             let diff = match (target, label) {
-                (Target::Label, Some(label)) => number(label, "a label in discs")?,
+                (Target::Label | Target::Score(_), Some(label)) => number(label, "a label in discs")?,
                 _ => number(discs, "a disc difference")?,
             };
             let features = model.features(field(board)).map_err(|e| format!("{shown}:{line}: {e}"))?;
@@ -135,6 +156,7 @@ pub fn load(files: &[PathBuf], model: &dyn Model, target: Target) -> Result<Data
             let target = match target {
                 Target::Result => outcome,
                 Target::Discs | Target::Label => from_discs,
+                Target::Score(k) => sigmoid(k * diff * f64::from(SCORE_PER_DISC)),
                 Target::Blend(l) => l * outcome + (1.0 - l) * from_discs,
             };
             // Split by pair, not by game: the two games of a self-play pair
@@ -266,6 +288,11 @@ mod tests {
         std::fs::write(&labelled, format!("game,board,result,disc_diff,label\n0,{board},1.0,50,32.00\n")).unwrap();
         let data = load(&[labelled, old], &model, Target::Label).unwrap();
         assert_eq!((data.target(0), data.target(1)), (0.75, 0.890625));
+        // Through the fit's logistic: 32 discs at K = 0.0005 is
+        // sigmoid(1.6); the unlabelled row keeps its disc difference, 50.
+        let data = load(&[dir.join("labelled.csv"), dir.join("old.csv")], &model, Target::Score(0.0005)).unwrap();
+        assert!((data.target(0) - 1.0 / (1.0 + (-1.6f64).exp())).abs() < 1e-12);
+        assert!((data.target(1) - 1.0 / (1.0 + (-2.5f64).exp())).abs() < 1e-12);
         // Game 0 of either file is one split key: a labelled sample goes
         // where its run's positions go.
         assert_eq!(data.game(0), data.game(1));
@@ -294,7 +321,12 @@ mod tests {
         assert_eq!("result".parse(), Ok(Target::Result));
         assert_eq!("blend=0.25".parse(), Ok(Target::Blend(0.25)));
         assert_eq!("label".parse(), Ok(Target::Label));
-        assert!("blend=2".parse::<Target>().is_err());
+        assert_eq!("score=0.0003".parse(), Ok(Target::Score(0.0003)));
+        assert_eq!(Target::Score(0.0003).fixed_k(), Some(0.0003));
+        assert_eq!(Target::Label.fixed_k(), None);
+        for bad in ["blend=2", "score=0", "score=-1", "score=x"] {
+            assert!(bad.parse::<Target>().is_err(), "{bad}");
+        }
         assert!("wins".parse::<Target>().is_err());
     }
 }
