@@ -14,7 +14,6 @@
 //! two integers.
 
 use super::params::SearchParams;
-use super::searcher::MAX_DEPTH;
 use crate::eval::SCORE_PER_DISC;
 
 /// The shallow depth and margin of each depth, from the parameters.
@@ -26,9 +25,10 @@ pub struct ProbCut {
 }
 
 impl ProbCut {
-    /// The table for `p` (empty when `mpc.confidence` is 0).
-    pub fn new(p: &SearchParams) -> Self {
-        let table = (0..=MAX_DEPTH)
+    /// The table for `p` up to `max_depth` (empty when `mpc.confidence`
+    /// is 0).
+    pub fn new(p: &SearchParams, max_depth: u32) -> Self {
+        let table = (0..=max_depth)
             .map(|depth| {
                 let on = p.mpc_confidence > 0.0 && f64::from(depth) >= p.mpc_min_depth;
                 on.then(|| {
@@ -123,10 +123,11 @@ mod tests {
 
     #[test]
     fn confidence_zero_turns_it_off_and_margins_grow_with_the_gap() {
-        let off = ProbCut::new(&SearchParams { mpc_confidence: 0.0, ..SearchParams::DEFAULT });
+        const MAX_DEPTH: u32 = 64;
+        let off = ProbCut::new(&SearchParams { mpc_confidence: 0.0, ..SearchParams::DEFAULT }, MAX_DEPTH);
         assert!((0..=MAX_DEPTH).all(|d| off.at(d).is_none()));
         let p = SearchParams { mpc_confidence: 1.5, mpc_min_depth: 4.0, mpc_depth_ratio: 0.5, ..SearchParams::DEFAULT };
-        let on = ProbCut::new(&p);
+        let on = ProbCut::new(&p, MAX_DEPTH);
         assert!(on.at(3).is_none());
         let (s4, m4) = on.at(4).unwrap();
         let (s12, m12) = on.at(12).unwrap();

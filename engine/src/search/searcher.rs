@@ -134,7 +134,7 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
             root: Vec::with_capacity(STACK_PER_PLY),
             clock: CpuClock::Process,
             params: G::PARAMS,
-            probcut: ProbCut::new(&G::PARAMS),
+            probcut: ProbCut::new(&G::PARAMS, MAX_DEPTH),
             game: PhantomData,
         }
     }
@@ -153,7 +153,7 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
     /// Uses `params` for its time decisions from now on.
     pub fn set_params(&mut self, params: SearchParams) {
         self.params = params;
-        self.probcut = ProbCut::new(&params);
+        self.probcut = ProbCut::new(&params, MAX_DEPTH);
     }
 
     /// The evaluator.
