@@ -30,6 +30,20 @@ const QUICK_END_EMPTIES: u32 = 12;
 const REVERSI_PARAMS: SearchParams =
     SearchParams { overrun: 1.4, extra_moves: 1.5, endgame_moves: 1.0, ..SearchParams::DEFAULT };
 
+/// 12x12 boards add Multi-ProbCut, calibrated on duo12 and proven there by
+/// match (README, "Selectivity"); the other sizes search full width until
+/// theirs are measured.
+const TWELVE_PARAMS: SearchParams =
+    SearchParams { mpc_confidence: 1.5, mpc_sigma: 0.6, mpc_sigma_per_ply: 0.6, ..REVERSI_PARAMS };
+
+/// The cells of the boards [`TWELVE_PARAMS`] is for.
+const TWELVE_CELLS: usize = 144;
+
+/// The defaults of a board of `cells` cells.
+const fn reversi_params(cells: usize) -> SearchParams {
+    if cells == TWELVE_CELLS { TWELVE_PARAMS } else { REVERSI_PARAMS }
+}
+
 /// Distance of `i` from the nearer edge of a line of length `n`.
 const fn edge_distance(i: usize, n: usize) -> usize {
     if i < n - 1 - i { i } else { n - 1 - i }
@@ -48,7 +62,7 @@ const fn priority(cell: usize, n: usize) -> i32 {
 }
 
 impl<G: Geometry> SearchGame for Position<G> {
-    const PARAMS: SearchParams = REVERSI_PARAMS;
+    const PARAMS: SearchParams = reversi_params(G::CELLS);
 
     #[inline(always)]
     fn move_index(mv: Move<G>) -> usize {
