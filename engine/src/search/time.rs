@@ -111,8 +111,10 @@ impl Overrun {
     /// registry's range of `time.overrun`.
     pub fn expected(&self, p: &SearchParams) -> f64 {
         let weight = p.overrun_moves;
-        let mean = (self.sum + p.overrun * weight) / (self.moves + weight).max(f64::MIN_POSITIVE);
-        if self.moves + weight > 0.0 { mean.clamp(OVERRUN_RANGE.0, OVERRUN_RANGE.1) } else { p.overrun }
+        if self.moves + weight <= 0.0 {
+            return p.overrun;
+        }
+        ((self.sum + p.overrun * weight) / (self.moves + weight)).clamp(OVERRUN_RANGE.0, OVERRUN_RANGE.1)
     }
 }
 
