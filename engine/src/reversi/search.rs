@@ -3,7 +3,7 @@
 //! as the search's solver hook; and the cell-level access the solver needs.
 
 use super::endgame::{self, EndgameBoard, PARITY_REGIONS};
-use super::{Geometry, Move, Position, corner_cells, neighbours, stable_discs_of};
+use super::{Geometry, Move, Position, Size12, corner_cells, neighbours, stable_discs_of};
 use crate::bitboard::BitSet;
 use crate::eval::Evaluator;
 use crate::game::Game;
@@ -37,7 +37,7 @@ const TWELVE_PARAMS: SearchParams =
     SearchParams { mpc_confidence: 1.5, mpc_sigma: 0.6, mpc_sigma_per_ply: 0.6, ..REVERSI_PARAMS };
 
 /// The cells of the boards [`TWELVE_PARAMS`] is for.
-const TWELVE_CELLS: usize = 144;
+const TWELVE_CELLS: usize = Size12::CELLS;
 
 /// The defaults of a board of `cells` cells.
 const fn reversi_params(cells: usize) -> SearchParams {

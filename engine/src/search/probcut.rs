@@ -126,13 +126,22 @@ mod tests {
         const MAX_DEPTH: u32 = 64;
         let off = ProbCut::new(&SearchParams { mpc_confidence: 0.0, ..SearchParams::DEFAULT }, MAX_DEPTH);
         assert!((0..=MAX_DEPTH).all(|d| off.at(d).is_none()));
-        let p = SearchParams { mpc_confidence: 1.5, mpc_min_depth: 4.0, mpc_depth_ratio: 0.5, ..SearchParams::DEFAULT };
+        let p = SearchParams {
+            mpc_confidence: 1.5,
+            mpc_min_depth: 4.0,
+            mpc_depth_ratio: 0.5,
+            mpc_sigma: 2.0,
+            mpc_sigma_per_ply: 0.6,
+            ..SearchParams::DEFAULT
+        };
         let on = ProbCut::new(&p, MAX_DEPTH);
         assert!(on.at(3).is_none());
         let (s4, m4) = on.at(4).unwrap();
         let (s12, m12) = on.at(12).unwrap();
         assert_eq!((s4, s12), (2, 6));
-        assert!(m12 > m4 || p.mpc_sigma_per_ply == 0.0);
+        // 1.5 x (2 + 0.6 x 2) discs and 1.5 x (2 + 0.6 x 6) discs, in
+        // hundredths of a disc.
+        assert_eq!((m4, m12), (480, 840));
         assert!(on.at(MAX_DEPTH + 1).is_none());
     }
 }

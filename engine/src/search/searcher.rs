@@ -488,7 +488,8 @@ crate::cpu::multiversion! {
         if s.ctx.control.poll() {
             return 0;
         }
-        if let Some(left) = pos.plies_to_end()
+        let left = pos.plies_to_end();
+        if let Some(left) = left
             && depth >= left
             && let Some(v) = pos.solve_exact(&mut s.ctx, &*s.eval, alpha, beta)
         {
@@ -517,7 +518,7 @@ crate::cpu::multiversion! {
         if beta - alpha == 1
             && forced.is_none()
             && let Some((shallow, margin)) = s.probcut.at(depth)
-            && pos.plies_to_end().is_none_or(|left| depth < left)
+            && left.is_none_or(|left| depth < left)
         {
             let high = beta.saturating_add(margin);
             if high < WIN_BOUND && pvs::<G, E>(s, pos, shallow, ply, high - 1, high) >= high {
