@@ -119,3 +119,29 @@ fn bad_input_gives_one_line_naming_the_file_and_line() {
         assert!(stderr.contains(expected), "{args:?}: {stderr}");
     }
 }
+
+#[test]
+fn depth_searches_full_width_and_selectivity_is_a_percentage() {
+    // The duo12 start (its engine plays with ProbCut): `--depth` alone, 100%
+    // and `mpc.confidence=0` are one full-width search; a bad percentage is
+    // a one-line error.
+    let start = engine::reversi::Variant::Duo12.start::<engine::reversi::Size12>();
+    let file = temp_file("duo12.txt", &start.to_string());
+    let path = file.to_str().unwrap();
+    let nodes = |extra: &[&str]| {
+        let mut args = vec!["--variant", "duo12", "--depth", "7", path];
+        args.extend_from_slice(extra);
+        let out = analyze(&args);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        parse(String::from_utf8(out.stdout).unwrap().lines().next().unwrap()).nodes
+    };
+    let full = nodes(&[]);
+    assert_eq!(nodes(&["--selectivity", "100"]), full);
+    assert_eq!(nodes(&["--param", "mpc.confidence=0"]), full);
+    for bad in ["0", "120"] {
+        let out = analyze(&["--variant", "duo12", "--depth", "3", "--selectivity", bad, path]);
+        assert!(!out.status.success());
+        assert_eq!(String::from_utf8_lossy(&out.stderr).trim().lines().count(), 1, "{bad}");
+    }
+    assert!(!analyze(&["--variant", "duo12", "--depth", "3", "--selectivity", "x", path]).status.success());
+}

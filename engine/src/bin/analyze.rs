@@ -14,8 +14,10 @@ use engine::with_geometry;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// The selectivity that means full width.
+/// The selectivity that means full width...
 const FULL_WIDTH_PERCENT: f64 = 100.0;
+/// ...which is ProbCut's confidence 0.
+const FULL_WIDTH_CONFIDENCE: f64 = 0.0;
 
 /// The variant name that selects Pente.
 const PENTE: &str = WeightKey::PENTE;
@@ -55,7 +57,8 @@ struct Args {
     #[arg(long, value_name = "FILE")]
     weights: Option<PathBuf>,
     /// Multi-ProbCut at this confidence in percent (87: cuts right 87% of
-    /// the time, `mpc.confidence` 1.5); 100 or absent: the engine's default.
+    /// the time, `mpc.confidence` 1.5); 100 or absent: full width, whatever
+    /// the engine's default for play.
     #[arg(long, value_name = "PCT")]
     selectivity: Option<f64>,
     /// A search parameter, NAME=VALUE (repeatable; see SearchParams::REGISTRY).
@@ -77,11 +80,12 @@ impl Args {
 
     fn config(&self) -> Result<EngineConfig, String> {
         let mut params = ParamSettings::default();
-        if let Some(percent) = self.selectivity.filter(|&p| p != FULL_WIDTH_PERCENT) {
-            let t = confidence_for(percent)
-                .ok_or_else(|| format!("--selectivity {percent}: expected a percentage above 0 and up to 100"))?;
-            params.set("mpc.confidence", t).map_err(|e| format!("--selectivity: {e}"))?;
-        }
+        let confidence = match self.selectivity.unwrap_or(FULL_WIDTH_PERCENT) {
+            FULL_WIDTH_PERCENT => FULL_WIDTH_CONFIDENCE,
+            percent => confidence_for(percent)
+                .ok_or_else(|| format!("--selectivity {percent}: expected a percentage above 0 and up to 100"))?,
+        };
+        params.set("mpc.confidence", confidence).map_err(|e| format!("--selectivity: {e}"))?;
         for pair in &self.param {
             params.set_text(pair).map_err(|e| format!("--param: {e}"))?;
         }
