@@ -42,9 +42,12 @@ pub trait Model: Sync {
 }
 
 /// The weight set of `key` holding `values` (which the bounds keep within
-/// the `i16` of weight files).
+/// the `i16` of weight files), each orbit of a self-symmetric table at its
+/// canonical entry's value (the one weight the tuner trained).
 pub fn weight_set(key: WeightKey, values: &[i32]) -> WeightSet {
-    WeightSet { key, values: values.iter().map(|&v| v as i16).collect() }
+    let mut values: Vec<i16> = values.iter().map(|&v| v as i16).collect();
+    key.layout().share(&mut values);
+    WeightSet { key, values }
 }
 
 /// What the training target is made of.

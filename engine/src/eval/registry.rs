@@ -213,6 +213,46 @@ fn shapes(n: usize) -> Vec<(String, Vec<(usize, usize)>)> {
     out
 }
 
+/// The digit permutations under which the shape `cells` (an `n` board)
+/// maps onto itself: `perm[j]` is the digit that cell `j` lands on. The
+/// identity is among them.
+fn self_symmetries(n: usize, cells: &[(usize, usize)]) -> Vec<Vec<usize>> {
+    let mut perms: Vec<Vec<usize>> = (0..8)
+        .filter_map(|sym| cells.iter().map(|&rc| cells.iter().position(|&c| c == transform(n, sym, rc))).collect())
+        .collect();
+    // Symmetries that fix every cell of the shape are its identity.
+    perms.sort_unstable();
+    perms.dedup();
+    perms
+}
+
+/// The canonical entry of every entry of the table of shape `cells`: the
+/// smallest entry that one of the shape's own symmetries maps it to (an
+/// orbit's entries describe the same cells seen from the other side).
+/// `None` for a shape with no symmetry of its own.
+fn canonical_entries(n: usize, cells: &[(usize, usize)]) -> Option<Vec<u32>> {
+    let perms = self_symmetries(n, cells);
+    if perms.len() == 1 {
+        return None;
+    }
+    let k = cells.len();
+    // The place value each digit lands on, per symmetry.
+    let places: Vec<Vec<u32>> =
+        perms.iter().map(|perm| perm.iter().map(|&to| 3u32.pow((k - 1 - to) as u32)).collect()).collect();
+    let mut digits = vec![0u32; k];
+    (0..3u32.pow(k as u32))
+        .map(|entry| {
+            let mut rest = entry;
+            for d in digits.iter_mut().rev() {
+                *d = rest % 3;
+                rest /= 3;
+            }
+            places.iter().map(|place| digits.iter().zip(place).map(|(d, p)| d * p).sum::<u32>()).min().unwrap_or(entry)
+        })
+        .collect::<Vec<u32>>()
+        .into()
+}
+
 /// Number of phases of a variant: more for the boards that matter most.
 const fn phase_count(variant: Variant) -> usize {
     match variant {
@@ -249,6 +289,7 @@ impl Registry {
         add("frontier", 1, SCALAR_BOUNDS);
         add("discs", 1, SCALAR_BOUNDS);
         let mut patterns = Vec::new();
+        let mut orbit_maps = Vec::new();
         for (name, cells) in shapes(n) {
             debug_assert!(cells.len() <= MAX_PATTERN_CELLS);
             let table = add(&name, 3usize.pow(cells.len() as u32), PATTERN_BOUNDS);
@@ -272,6 +313,12 @@ impl Registry {
                 }
             }
             patterns.push(PatternSpec { table, instances });
+            if let Some(canonical) = canonical_entries(n, &cells) {
+                orbit_maps.push((table, canonical));
+            }
+        }
+        for (table, canonical) in orbit_maps {
+            layout.set_canonical(table, canonical);
         }
         let mut classes = vec![Vec::new(); h * (h + 1) / 2];
         for cell in 0..n * n {
@@ -360,6 +407,44 @@ mod tests {
         // 12-cell edges are covered by two 8-cell segments, one from each corner.
         assert_eq!(count("edge_x"), 8);
         assert_eq!(count("diag_x8"), 4);
+    }
+
+    #[test]
+    fn self_symmetric_shapes_pack_to_their_orbit_counts() {
+        let packed = |v: Variant, name: &str| {
+            let reg = Registry::of(v);
+            reg.tables[reg.table(name).unwrap()].packed_len()
+        };
+        // Burnside: a mirror that pairs p cells and fixes f leaves
+        // (3^(2p+f) + 3^(p+f)) / 2 orbits.
+        // The 8x8 edge with both X-squares: 5 pairs.
+        assert_eq!(packed(Variant::Othello8, "edge_x"), (3usize.pow(10) + 3usize.pow(5)) / 2);
+        // A corner 3x3 block under the diagonal: 3 pairs, 3 fixed cells.
+        assert_eq!(packed(Variant::Othello8, "corner3x3"), (3usize.pow(9) + 3usize.pow(6)) / 2);
+        // A corner-cutting diagonal of 8 and of 5 cells: 4 pairs; 2 pairs
+        // and the middle cell.
+        assert_eq!(packed(Variant::Othello8, "diag8"), (3usize.pow(8) + 3usize.pow(4)) / 2);
+        assert_eq!(packed(Variant::Othello8, "diag5"), (3usize.pow(5) + 3usize.pow(3)) / 2);
+        // The main diagonal's first 8 cells on 12x12 lie on the mirror line.
+        assert_eq!(packed(Variant::Duo12, "diag_x8"), 3usize.pow(8));
+        // An 8-cell segment of a 12-cell edge has no symmetry of its own.
+        assert_eq!(packed(Variant::Duo12, "edge_x"), 3usize.pow(9));
+        assert!(Registry::of(Variant::Duo12).tables.iter().find(|t| t.name == "edge_x").unwrap().canonical.is_none());
+        // Each canonical entry is the smallest of its orbit, and an orbit's
+        // entries read the same cells: mirroring the 8x8 edge's digits
+        // (cells 0-7 reversed, the X-squares swapped) lands in the orbit.
+        let reg = Registry::of(Variant::Othello8);
+        let spec = &reg.tables[reg.table("edge_x").unwrap()];
+        let digits_of = |e: usize| (0..10).map(|j| e / 3usize.pow(9 - j) % 3).collect::<Vec<_>>();
+        let entry_of = |d: &[usize]| d.iter().fold(0, |acc, &x| acc * 3 + x);
+        for e in [1usize, 2, 3 * 3 * 3, 12345, 59048] {
+            let d = digits_of(e);
+            let mut m: Vec<usize> = d[..8].iter().rev().copied().collect();
+            m.extend([d[9], d[8]]);
+            let mirrored = entry_of(&m);
+            assert_eq!(spec.canonical_entry(e), e.min(mirrored), "entry {e}");
+            assert_eq!(spec.canonical_entry(mirrored), e.min(mirrored), "entry {mirrored}");
+        }
     }
 
     #[test]

@@ -4,10 +4,13 @@
 //! no table is ever compiled as code), the plain-text weights file read at
 //! run time and used for exchange, and the readers and writers of both.
 //!
-//! Binary form (`format pattern-weights-binary 1`): a text header of lines,
+//! Binary form (`format pattern-weights-binary 2`): a text header of lines,
 //! the format line, `variant NAME`, `values COUNT`, then `# ` lines saying
 //! which command made the file and from what; an empty line; then exactly
-//! `COUNT` little-endian `i16` values in registry order.
+//! `COUNT` little-endian `i16` values: the canonical entries of the layout
+//! in registry order ([`Layout::pack`]: one value per orbit of a
+//! self-symmetric table), each standing for its whole orbit. Version 1 (one
+//! value per entry, orbits stored apart) is still read.
 //!
 //! Text form (`format pattern-weights 1`): `#` comment lines and blank lines
 //! are ignored; then a `format pattern-weights 1` line, a `variant NAME`
@@ -27,8 +30,15 @@ use std::sync::OnceLock;
 /// The first line of a weights file (after comments).
 pub const FORMAT_LINE: &str = "format pattern-weights 1";
 
-/// The first line of a binary weights file.
-pub const BINARY_FORMAT_LINE: &str = "format pattern-weights-binary 1";
+/// The first line of a binary weights file (packed by symmetry).
+pub const BINARY_FORMAT_LINE: &str = "format pattern-weights-binary 2";
+
+/// The first line of a binary weights file of the first version: every
+/// entry stored, still read.
+pub const BINARY_FORMAT_LINE_V1: &str = "format pattern-weights-binary 1";
+
+/// What the first line of every version of the binary form starts with.
+const BINARY_FORMAT_PREFIX: &str = "format pattern-weights-binary ";
 
 /// Where the compiled-in binary weight files live, from the engine crate.
 pub const COMPILED_DIR: &str = "weights";
@@ -297,10 +307,26 @@ impl WeightSet {
         std::fs::write(path, self.to_text()).map_err(|e| format!("{}: {e}", path.display()))
     }
 
+    /// True when `bytes` start like the binary form (any version).
+    pub fn is_binary(bytes: &[u8]) -> bool {
+        bytes.starts_with(BINARY_FORMAT_PREFIX.as_bytes())
+    }
+
+    /// The same weights with every orbit of a self-symmetric table at the
+    /// mean of its entries ([`Layout::tie`]): what the binary form keeps.
+    pub fn tied(&self) -> Self {
+        let mut values = self.values.clone();
+        self.key.layout().tie(&mut values);
+        WeightSet { key: self.key, values }
+    }
+
     /// The binary form (see the module doc), with `notes` as its `# ` lines
-    /// (the command that made it first).
+    /// (the command that made it first). Orbits whose entries disagree are
+    /// stored at their mean ([`WeightSet::tied`]).
     pub fn to_binary(&self, notes: &[String]) -> Vec<u8> {
-        let mut header = format!("{BINARY_FORMAT_LINE}\nvariant {}\nvalues {}\n", self.key, self.values.len());
+        let layout = self.key.layout();
+        let packed = layout.pack(&self.tied().values);
+        let mut header = format!("{BINARY_FORMAT_LINE}\nvariant {}\nvalues {}\n", self.key, packed.len());
         for note in notes {
             for line in note.lines() {
                 let _ = writeln!(header, "# {line}");
@@ -308,8 +334,8 @@ impl WeightSet {
         }
         header.push('\n');
         let mut out = header.into_bytes();
-        out.reserve(2 * self.values.len());
-        for v in &self.values {
+        out.reserve(2 * packed.len());
+        for v in &packed {
             out.extend_from_slice(&v.to_le_bytes());
         }
         out
@@ -336,9 +362,11 @@ impl WeightSet {
             lines.next().ok_or_else(|| err(0, format!("expected {what}, found the end of the header")))
         };
         let (n, first) = next(BINARY_FORMAT_LINE)?;
-        if first != BINARY_FORMAT_LINE {
-            return Err(err(n, format!("expected `{BINARY_FORMAT_LINE}`, found `{first}`")));
-        }
+        let packed = match first {
+            BINARY_FORMAT_LINE => true,
+            BINARY_FORMAT_LINE_V1 => false,
+            _ => return Err(err(n, format!("expected `{BINARY_FORMAT_LINE}`, found `{first}`"))),
+        };
         let (n, vline) = next("`variant NAME`")?;
         let key: WeightKey = vline
             .strip_prefix("variant ")
@@ -350,8 +378,10 @@ impl WeightSet {
             .strip_prefix("values ")
             .and_then(|c| c.parse().ok())
             .ok_or_else(|| err(n, format!("expected `values COUNT`, found `{cline}`")))?;
-        if count != key.layout().len() {
-            return Err(err(n, format!("{count} values, expected {} for {key}", key.layout().len())));
+        let layout = key.layout();
+        let expected = if packed { layout.packed_len() } else { layout.len() };
+        if count != expected {
+            return Err(err(n, format!("{count} values, expected {expected} for {key}")));
         }
         for (n, line) in lines {
             if !line.starts_with("# ") && line != "#" {
@@ -366,7 +396,8 @@ impl WeightSet {
                 payload.len()
             ));
         }
-        let values = payload.chunks_exact(2).map(|b| i16::from_le_bytes([b[0], b[1]])).collect();
+        let stored: Vec<i16> = payload.chunks_exact(2).map(|b| i16::from_le_bytes([b[0], b[1]])).collect();
+        let values = if packed { layout.unpack(&stored) } else { stored };
         let set = WeightSet { key, values };
         set.validate().map_err(|e| format!("{origin}: {e}"))?;
         Ok(set)
@@ -405,8 +436,98 @@ mod tests {
             assert_eq!(WeightSet::parse(&text, "mem").unwrap(), set, "{v}");
             let notes = vec!["@generated by test".to_string(), "two\nlines".to_string()];
             let bytes = set.to_binary(&notes);
-            assert_eq!(WeightSet::parse_binary(&bytes, "mem").unwrap(), set, "{v}");
+            // The binary form keeps one value per orbit: the set comes back
+            // tied, and a tied set comes back as it was.
+            let tied = set.tied();
+            assert_eq!(WeightSet::parse_binary(&bytes, "mem").unwrap(), tied, "{v}");
+            assert_eq!(WeightSet::parse_binary(&tied.to_binary(&notes), "mem").unwrap(), tied, "{v}");
+            assert_eq!(bytes.len() - header_len(&bytes), 2 * layout.packed_len(), "{v}");
             assert_eq!(WeightSet::binary_notes(&bytes), ["@generated by test", "two", "lines"]);
+        }
+    }
+
+    /// Bytes up to and including the empty line that ends a binary header.
+    fn header_len(bytes: &[u8]) -> usize {
+        bytes.windows(2).position(|w| w == b"\n\n").unwrap() + 2
+    }
+
+    #[test]
+    fn the_first_binary_version_still_reads_entry_by_entry() {
+        let mut set = WeightSet::compiled(Variant::Othello6);
+        for (i, x) in set.values.iter_mut().enumerate() {
+            *x = (i % 41) as i16 - 20;
+        }
+        assert_ne!(set.tied(), set, "the varied set has orbits that disagree");
+        let mut bytes =
+            format!("{BINARY_FORMAT_LINE_V1}\nvariant othello6\nvalues {}\n# v1\n\n", set.values.len()).into_bytes();
+        for v in &set.values {
+            bytes.extend_from_slice(&v.to_le_bytes());
+        }
+        assert!(WeightSet::is_binary(&bytes));
+        assert_eq!(WeightSet::parse_binary(&bytes, "old.bin").unwrap(), set);
+    }
+
+    /// The eight images of a position text (side line, then rows) under the
+    /// square's rotations and reflections.
+    fn images(text: &str) -> Vec<String> {
+        let mut lines = text.lines();
+        let side = lines.next().unwrap();
+        let rows: Vec<&[u8]> = lines.map(str::as_bytes).collect();
+        let n = rows.len();
+        (0..8)
+            .map(|sym| {
+                let mut out = format!("{side}\n");
+                for r in 0..n {
+                    for c in 0..n {
+                        let (i, j) = if sym & 4 != 0 { (c, r) } else { (r, c) };
+                        let i = if sym & 1 != 0 { n - 1 - i } else { i };
+                        let j = if sym & 2 != 0 { n - 1 - j } else { j };
+                        out.push(char::from(rows[i][j]));
+                    }
+                    out.push('\n');
+                }
+                out
+            })
+            .collect()
+    }
+
+    /// Evaluations of the positions of one game and their eight images.
+    fn symmetric_evaluations<G: crate::reversi::Geometry>(v: Variant, set: WeightSet) -> Vec<Vec<i32>> {
+        let eval = PatternEval::<G>::with_weights(set);
+        let mut pos: Position<G> = v.start();
+        let mut out = Vec::new();
+        let mut ply = 0;
+        while !pos.is_terminal() {
+            let seen = images(&pos.to_string())
+                .iter()
+                .map(|t| eval.evaluate(&Position::<G>::parse(t, v.scoring()).unwrap()))
+                .collect();
+            out.push(seen);
+            let moves = pos.legal_moves();
+            pos = pos.play(moves[(ply * 7) % moves.len()]);
+            ply += 1;
+        }
+        out
+    }
+
+    #[test]
+    fn tied_weights_evaluate_every_symmetric_image_alike() {
+        use crate::reversi::Size8;
+        let mut varied = WeightSet::compiled(Variant::Othello8);
+        for (i, x) in varied.values.iter_mut().enumerate() {
+            *x = ((i * 7919) % 201) as i16 - 100;
+        }
+        // Untied tables read a mirrored edge as another entry...
+        let untied = symmetric_evaluations::<Size8>(Variant::Othello8, varied.clone());
+        assert!(untied.iter().any(|images| images.iter().any(|&e| e != images[0])));
+        // ...tied ones, and the compiled-in sets, cannot tell the images apart.
+        for (name, set) in [("tied", varied.tied()), ("compiled", WeightSet::compiled(Variant::Othello8))] {
+            for images in symmetric_evaluations::<Size8>(Variant::Othello8, set) {
+                assert!(images.iter().all(|&e| e == images[0]), "{name}: {images:?}");
+            }
+        }
+        for images in symmetric_evaluations::<Size12>(Variant::Duo12, WeightSet::compiled(Variant::Duo12)) {
+            assert!(images.iter().all(|&e| e == images[0]), "{images:?}");
         }
     }
 
@@ -422,7 +543,7 @@ mod tests {
         };
         let cases: Vec<(Vec<u8>, &str)> = vec![
             (Vec::new(), "expected a header"),
-            (replaced("binary 1", "binary 2"), "line 1: expected `format"),
+            (replaced("binary 2", "binary 3"), "line 1: expected `format"),
             (replaced("variant tiny4", "variant chess"), "line 2: unknown variant"),
             (replaced("values ", "values 1"), "line 3: "),
             (replaced("# @generated", "@generated"), "line 4: expected a `# ` note"),
