@@ -11,33 +11,10 @@
 
 use crate::bitboard::BitSet;
 use crate::eval::{Evaluator, SCORE_PER_DISC};
-use crate::search::SearchGame;
 use crate::search::control::SearchContext;
 use crate::search::tt::{Bound, TtEntry, solved_depth};
+use crate::search::{SearchGame, SearchParams};
 
-/// At most this many empties: walk the empties in parity order, no move
-/// generation, no table.
-const SHALLOW_EMPTIES: u32 = 6;
-/// At least this many empties: use the transposition table.
-const TABLE_EMPTIES: u32 = 9;
-/// Weight of one empty cell the opponent may later play on.
-const POTENTIAL_WEIGHT: i32 = 4;
-/// At least this many empties: look up every child in the table first.
-const ETC_EMPTIES: u32 = 15;
-/// Weight of one opponent reply in fastest-first ordering.
-const REPLY_WEIGHT: i32 = 64;
-/// Nodes with at least this many empties order with a two-ply look-ahead.
-const LOOKAHEAD_EMPTIES: u32 = 14;
-/// Weight of the mobility kept after the opponent's best reply.
-const LOOKAHEAD_WEIGHT: i32 = 32;
-/// Nodes with at least this many empties also order by the evaluation of
-/// each child (far from the end, mobility alone misjudges many moves).
-const EVAL_ORDER_EMPTIES: u32 = 16;
-/// Ordering weight of one disc of evaluation (in the units of the keys,
-/// where one opponent reply weighs [`REPLY_WEIGHT`]).
-const EVAL_DISC_WEIGHT: i32 = 32;
-/// Ordering bonus of a move into a region with an odd number of empties.
-const PARITY_BONUS: i32 = 8;
 /// Ordering bonus of the transposition table's move.
 const TABLE_MOVE_BONUS: i32 = 1 << 20;
 /// Largest number of moves a solver node keeps (more than any board has).
@@ -47,6 +24,57 @@ pub const DISC_INFINITY: i32 = 1000;
 
 /// Number of parity regions a board splits into for the endgame solver.
 pub const PARITY_REGIONS: usize = 4;
+
+/// The solver's thresholds and move-ordering weights (the registry's
+/// `endgame.*` parameters), in the integer units of its node loop, and the
+/// board's parity regions: what every node of one solve reads.
+#[derive(Clone, Copy, Debug)]
+struct Setup<C> {
+    /// At most this many empties: walk the empties in parity order.
+    shallow_empties: u32,
+    /// At least this many empties: use the transposition table.
+    table_empties: u32,
+    /// At least this many empties: look up every child in the table first.
+    etc_empties: u32,
+    /// Nodes with at least this many empties order with a two-ply look-ahead.
+    lookahead_empties: u32,
+    /// Nodes with at least this many empties also order by evaluation.
+    eval_order_empties: u32,
+    /// Weight of one opponent reply in fastest-first ordering.
+    reply_weight: i32,
+    /// Weight of one empty cell the opponent may later play on.
+    potential_weight: i32,
+    /// Weight of the mobility kept after the opponent's best reply.
+    lookahead_weight: i32,
+    /// Ordering weight of one disc of evaluation.
+    eval_disc_weight: i32,
+    /// Ordering bonus of a move into a region with an odd number of empties.
+    parity_bonus: i32,
+    /// The board's parity regions.
+    regions: [C; PARITY_REGIONS],
+}
+
+impl<C: BitSet> Setup<C> {
+    /// The setup of `params` (whole numbers: the registry's values are
+    /// rounded) for a board with parity regions `regions`.
+    fn new(params: &SearchParams, regions: [C; PARITY_REGIONS]) -> Self {
+        let count = |v: f64| v.round() as u32;
+        let weight = |v: f64| v.round() as i32;
+        Setup {
+            shallow_empties: count(params.endgame_shallow_empties),
+            table_empties: count(params.endgame_table_empties),
+            etc_empties: count(params.endgame_etc_empties),
+            lookahead_empties: count(params.endgame_lookahead_empties),
+            eval_order_empties: count(params.endgame_eval_order_empties),
+            reply_weight: weight(params.endgame_reply_weight),
+            potential_weight: weight(params.endgame_potential_weight),
+            lookahead_weight: weight(params.endgame_lookahead_weight),
+            eval_disc_weight: weight(params.endgame_eval_disc_weight),
+            parity_bonus: weight(params.endgame_parity_bonus),
+            regions,
+        }
+    }
+}
 
 /// Cell-level access for the exact endgame solver of a disc-placing game
 /// whose final score is a disc count (Reversi). The
@@ -96,22 +124,23 @@ pub trait EndgameBoard: SearchGame + Copy {
 }
 
 /// Solves `pos` within (`alpha`, `beta`) in score units, fail-soft, using
-/// `eval` to order moves far from the end. The result is exact when strictly
-/// inside the window, a bound otherwise, and meaningless when the context's
-/// control stopped the search.
+/// `eval` to order moves far from the end and the `endgame.*` settings of
+/// `params`. The result is exact when strictly inside the window, a bound
+/// otherwise, and meaningless when the context's control stopped the search.
 pub fn solve_window<B: EndgameBoard, E: Evaluator<B>>(
     ctx: &mut SearchContext,
     eval: &E,
+    params: &SearchParams,
     pos: &B,
     alpha: i32,
     beta: i32,
 ) -> i32 {
     let alpha = alpha.div_euclid(SCORE_PER_DISC).clamp(-DISC_INFINITY, DISC_INFINITY);
     let beta = (beta + SCORE_PER_DISC - 1).div_euclid(SCORE_PER_DISC).clamp(-DISC_INFINITY, DISC_INFINITY);
-    let regions = B::parity_regions();
+    let setup = Setup::new(params, B::parity_regions());
     let empties = pos.empty_cells();
     let score =
-        crate::cpu::dispatch!(solve_node::<B, E>(ctx, eval, &regions, pos, alpha, beta, empties, empties.count()));
+        crate::cpu::dispatch!(solve_node::<B, E>(ctx, eval, &setup, pos, alpha, beta, empties, empties.count()));
     score * SCORE_PER_DISC
 }
 
@@ -163,7 +192,7 @@ crate::cpu::multiversion! {
     fn solve_node<B: EndgameBoard, E: Evaluator<B>>(
         ctx: &mut SearchContext,
         eval: &E,
-        regions: &[B::Cells; PARITY_REGIONS],
+        setup: &Setup<B::Cells>,
         pos: &B,
         mut alpha: i32,
         beta: i32,
@@ -179,8 +208,8 @@ crate::cpu::multiversion! {
         if count == 1 {
             return last_empty(pos, empties.lowest());
         }
-        if count <= SHALLOW_EMPTIES {
-            let odd = odd_regions(regions, empties);
+        if count <= setup.shallow_empties {
+            let odd = odd_regions(&setup.regions, empties);
             let mut best = -DISC_INFINITY;
             let mut moved = false;
             for cell in (empties & odd).iter().chain((empties - odd).iter()) {
@@ -190,7 +219,7 @@ crate::cpu::multiversion! {
                 }
                 moved = true;
                 let child = pos.after(cell, flips);
-                let v = -solve_node::<B, E>(ctx, eval, regions, &child, -beta, -alpha, empties - B::Cells::bit(cell), count - 1);
+                let v = -solve_node::<B, E>(ctx, eval, setup, &child, -beta, -alpha, empties - B::Cells::bit(cell), count - 1);
                 if v > best {
                     best = v;
                     if v > alpha {
@@ -205,7 +234,7 @@ crate::cpu::multiversion! {
                 if pos.opponent_move_cells().is_empty() {
                     return pos.final_discs();
                 }
-                return -solve_node::<B, E>(ctx, eval, regions, &pos.passed(), -beta, -alpha, empties, count);
+                return -solve_node::<B, E>(ctx, eval, setup, &pos.passed(), -beta, -alpha, empties, count);
             }
             return best;
         }
@@ -215,14 +244,14 @@ crate::cpu::multiversion! {
             if pos.opponent_move_cells().is_empty() {
                 return pos.final_discs();
             }
-            return -solve_node::<B, E>(ctx, eval, regions, &pos.passed(), -beta, -alpha, empties, count);
+            return -solve_node::<B, E>(ctx, eval, setup, &pos.passed(), -beta, -alpha, empties, count);
         }
         if let Some(ceiling) = pos.score_ceiling(alpha)
             && ceiling <= alpha
         {
             return ceiling;
         }
-        let use_table = count >= TABLE_EMPTIES;
+        let use_table = count >= setup.table_empties;
         let key = if use_table { pos.hash() } else { 0 };
         let mut table_move = None;
         if use_table && let Some(entry) = ctx.tt.probe(key) {
@@ -241,8 +270,8 @@ crate::cpu::multiversion! {
         let mut cells = [0u8; MAX_NODE_MOVES];
         let mut keys = [0i32; MAX_NODE_MOVES];
         let mut n = 0;
-        let odd = odd_regions(regions, empties);
-        let use_etc = count >= ETC_EMPTIES;
+        let odd = odd_regions(&setup.regions, empties);
+        let use_etc = count >= setup.etc_empties;
         for cell in moves.iter() {
             let child = pos.after(cell, pos.flipped(cell));
             if use_etc
@@ -255,15 +284,15 @@ crate::cpu::multiversion! {
                 return -entry.score / SCORE_PER_DISC;
             }
             let replies = child.weighted_mobility() as i32;
-            let mut order = B::cell_priority(cell) - REPLY_WEIGHT * replies - POTENTIAL_WEIGHT * child.potential_mobility() as i32;
-            if count >= LOOKAHEAD_EMPTIES {
-                order += LOOKAHEAD_WEIGHT * mobility_after_best_reply(&child);
+            let mut order = B::cell_priority(cell) - setup.reply_weight * replies - setup.potential_weight * child.potential_mobility() as i32;
+            if count >= setup.lookahead_empties {
+                order += setup.lookahead_weight * mobility_after_best_reply(&child);
             }
-            if count >= EVAL_ORDER_EMPTIES {
-                order -= EVAL_DISC_WEIGHT * eval.evaluate(&child) / SCORE_PER_DISC;
+            if count >= setup.eval_order_empties {
+                order -= setup.eval_disc_weight * eval.evaluate(&child) / SCORE_PER_DISC;
             }
             if odd.contains(cell) {
-                order += PARITY_BONUS;
+                order += setup.parity_bonus;
             }
             if table_move == Some(cell) {
                 order += TABLE_MOVE_BONUS;
@@ -290,11 +319,11 @@ crate::cpu::multiversion! {
             let child = pos.after(cell, pos.flipped(cell));
             let rest = empties - B::Cells::bit(cell);
             let v = if i == 0 {
-                -solve_node::<B, E>(ctx, eval, regions, &child, -beta, -alpha, rest, count - 1)
+                -solve_node::<B, E>(ctx, eval, setup, &child, -beta, -alpha, rest, count - 1)
             } else {
-                let probe = -solve_node::<B, E>(ctx, eval, regions, &child, -alpha - 1, -alpha, rest, count - 1);
+                let probe = -solve_node::<B, E>(ctx, eval, setup, &child, -alpha - 1, -alpha, rest, count - 1);
                 if probe > alpha && probe < beta {
-                    -solve_node::<B, E>(ctx, eval, regions, &child, -beta, -probe, rest, count - 1)
+                    -solve_node::<B, E>(ctx, eval, setup, &child, -beta, -probe, rest, count - 1)
                 } else {
                     probe
                 }

@@ -95,8 +95,15 @@ impl<G: Geometry> SearchGame for Position<G> {
         1.0 - f64::from(self.empty_count()) / G::CELLS as f64
     }
 
-    fn solve_exact<E: Evaluator<Self>>(&self, ctx: &mut SearchContext, eval: &E, alpha: i32, beta: i32) -> Option<i32> {
-        Some(endgame::solve_window(ctx, eval, self, alpha, beta))
+    fn solve_exact<E: Evaluator<Self>>(
+        &self,
+        ctx: &mut SearchContext,
+        eval: &E,
+        params: &SearchParams,
+        alpha: i32,
+        beta: i32,
+    ) -> Option<i32> {
+        Some(endgame::solve_window(ctx, eval, params, self, alpha, beta))
     }
 }
 

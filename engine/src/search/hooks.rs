@@ -91,12 +91,13 @@ pub trait SearchGame: Game {
 
     /// Solves this state exactly within the window (`alpha`, `beta`) in score
     /// units, when the game has an exact solver and [`SearchGame::plies_to_end`]
-    /// is known; `eval` may guide its move ordering. Fail-soft. `None` when
-    /// the game has no solver.
+    /// is known; `eval` may guide its move ordering and `params` holds the
+    /// solver's settings. Fail-soft. `None` when the game has no solver.
     fn solve_exact<E: Evaluator<Self>>(
         &self,
         _ctx: &mut SearchContext,
         _eval: &E,
+        _params: &SearchParams,
         _alpha: i32,
         _beta: i32,
     ) -> Option<i32> {

@@ -139,6 +139,31 @@ registry! {
     mpc_sigma = "mpc.sigma", 2.0, 0.01, 64.0;
     /// ...plus this many discs per ply between the two depths.
     mpc_sigma_per_ply = "mpc.sigma_per_ply", 0.0, 0.0, 16.0;
+    /// The exact solver walks the empty cells in parity order, with no move
+    /// generation and no table, at most this many empties from the end.
+    endgame_shallow_empties = "endgame.shallow_empties", 6.0, 0.0, 20.0;
+    /// The exact solver uses the transposition table from this many
+    /// empties on...
+    endgame_table_empties = "endgame.table_empties", 9.0, 0.0, 64.0;
+    /// ...and first looks up every child there from this many (enhanced
+    /// transposition cut-off).
+    endgame_etc_empties = "endgame.etc_empties", 15.0, 0.0, 64.0;
+    /// Solver move ordering (fastest first): weight of one opponent reply...
+    endgame_reply_weight = "endgame.reply_weight", 64.0, 0.0, 1000.0;
+    /// ...of one empty cell next to the opponent's discs (a reply to come)...
+    endgame_potential_weight = "endgame.potential_weight", 4.0, 0.0, 1000.0;
+    /// ...of the mobility kept after the opponent's best reply, looked at
+    /// from this many empties on...
+    endgame_lookahead_weight = "endgame.lookahead_weight", 32.0, 0.0, 1000.0;
+    /// ...(the two-ply look-ahead's threshold)...
+    endgame_lookahead_empties = "endgame.lookahead_empties", 14.0, 0.0, 64.0;
+    /// ...of one disc of the evaluation of the child, used from this many
+    /// empties on (far from the end mobility alone misjudges many moves)...
+    endgame_eval_disc_weight = "endgame.eval_disc_weight", 32.0, 0.0, 1000.0;
+    /// ...(the evaluation's threshold)...
+    endgame_eval_order_empties = "endgame.eval_order_empties", 16.0, 0.0, 64.0;
+    /// ...and the bonus of a move into a region with an odd number of empties.
+    endgame_parity_bonus = "endgame.parity_bonus", 8.0, 0.0, 1000.0;
 }
 
 impl Default for SearchParams {

@@ -491,7 +491,7 @@ crate::cpu::multiversion! {
         let left = pos.plies_to_end();
         if let Some(left) = left
             && depth >= left
-            && let Some(v) = pos.solve_exact(&mut s.ctx, &*s.eval, alpha, beta)
+            && let Some(v) = pos.solve_exact(&mut s.ctx, &*s.eval, &s.params, alpha, beta)
         {
             return v;
         }

@@ -106,16 +106,59 @@ fn the_solver_matches_minimax_in_every_window() {
             let pos = random_position::<Size6>(variant, empties, &mut rng);
             let exact = minimax(&pos);
             for (a, b) in [(-100, 100), (exact - 1, exact + 1), (exact, exact + 1), (exact - 1, exact), (-3, 4)] {
-                let v = endgame::solve_window(&mut ctx, &DiscDifference, &pos, a * SCORE_PER_DISC, b * SCORE_PER_DISC);
+                let v = endgame::solve_window(
+                    &mut ctx,
+                    &DiscDifference,
+                    &SearchParams::DEFAULT,
+                    &pos,
+                    a * SCORE_PER_DISC,
+                    b * SCORE_PER_DISC,
+                );
                 check(&mut ctx, exact, v, a, b);
             }
         } else {
             let pos = random_position::<Size4>(variant, empties, &mut rng);
             let exact = minimax(&pos);
-            let v = endgame::solve_window(&mut ctx, &DiscDifference, &pos, -INFINITY, INFINITY);
+            let v = endgame::solve_window(&mut ctx, &DiscDifference, &SearchParams::DEFAULT, &pos, -INFINITY, INFINITY);
             check(&mut ctx, exact, v, -1000, 1000);
         }
     }
+}
+
+#[test]
+fn the_solver_reads_its_registry_settings_and_stays_exact() {
+    // Every path of the solver from the second empty up (table, enhanced
+    // transposition cut-off, look-ahead and evaluation ordering), and the
+    // shallow walk alone: the same exact values by other trees.
+    let mut everywhere = SearchParams::DEFAULT;
+    for name in ["endgame.shallow_empties", "endgame.table_empties", "endgame.etc_empties"] {
+        everywhere.set(name, 0.0).unwrap();
+    }
+    everywhere.set("endgame.lookahead_empties", 0.0).unwrap();
+    everywhere.set("endgame.eval_order_empties", 0.0).unwrap();
+    let mut walk = SearchParams::DEFAULT;
+    walk.set("endgame.shallow_empties", 20.0).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let mut nodes = [0u64; 3];
+    for _ in 0..12 {
+        let pos = random_position::<Size6>(Variant::Othello6, 10, &mut rng);
+        let exact = minimax(&pos);
+        for (k, params) in [SearchParams::DEFAULT, everywhere, walk].iter().enumerate() {
+            let mut ctx =
+                control::SearchContext { tt: tt::TranspositionTable::new(1), control: control::Control::default() };
+            let v = endgame::solve_window(
+                &mut ctx,
+                &PatternEval::<Size6>::compiled(Variant::Othello6),
+                params,
+                &pos,
+                -INFINITY,
+                INFINITY,
+            );
+            assert_eq!(v, exact * SCORE_PER_DISC, "setting {k}");
+            nodes[k] += ctx.control.nodes;
+        }
+    }
+    assert!(nodes[0] != nodes[1] && nodes[0] != nodes[2], "settings that change the tree: {nodes:?}");
 }
 
 #[test]
