@@ -53,3 +53,30 @@ fn ffo_40_to_49() {
 fn ffo_50_to_59() {
     check(50..=59);
 }
+
+/// Runs the built `ffo` program with `args`: (success, stdout, stderr).
+fn ffo_program(args: &[&str]) -> (bool, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ffo")).args(args).output().unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn the_ffo_program_takes_solver_settings_by_name() {
+    // Another move-ordering weight: the same right answers by another tree.
+    let run = |extra: &[&str]| {
+        let (ok, stdout, stderr) = ffo_program(&[&["--from", "1", "--to", "3"][..], extra].concat());
+        assert!(ok, "{stderr}");
+        let total = stdout.lines().last().unwrap_or_default().to_string();
+        assert!(total.ends_with(", 0 wrong"), "{stdout}");
+        total.split(", ").nth(1).unwrap().trim_end_matches(" nodes").parse::<u64>().unwrap()
+    };
+    assert_ne!(run(&[]), run(&["--param", "endgame.reply_weight=0"]));
+    for bad in ["endgame.nope=1", "endgame.reply_weight=-1", "endgame.reply_weight"] {
+        let (ok, _, stderr) = ffo_program(&["--from", "1", "--to", "1", "--param", bad]);
+        assert!(!ok && stderr.starts_with("error: --param ") && stderr.lines().count() == 1, "{bad}: {stderr}");
+    }
+}

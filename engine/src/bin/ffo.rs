@@ -1,12 +1,13 @@
-//! `ffo [--dir DIR] [--from A] [--to B] [--tt-mb MB] [--warm-up]`: solves FFO
-//! endgame positions exactly and reports time, nodes and node rate of each.
+//! `ffo [--dir DIR] [--from A] [--to B] [--tt-mb MB] [--warm-up] [--param
+//! NAME=VALUE]...`: solves FFO endgame positions exactly and reports time,
+//! nodes and node rate of each.
 
 use clap::Parser;
 use engine::eval::PatternEval;
 use engine::eval::SCORE_PER_DISC;
 use engine::reversi::ffo;
-use engine::reversi::{Size8, Variant};
-use engine::search::{Limits, Searcher};
+use engine::reversi::{Position, Size8, Variant};
+use engine::search::{Limits, ParamSettings, SearchGame, Searcher};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -32,6 +33,10 @@ struct Args {
     /// in play) instead of solving at once.
     #[arg(long)]
     warm_up: bool,
+    /// A search parameter over the engine's 8x8 defaults (repeat), e.g.
+    /// `endgame.eval_disc_weight=16`: the README's parameter table.
+    #[arg(long = "param", value_name = "NAME=VALUE")]
+    params: Vec<String>,
 }
 
 fn main() -> ExitCode {
@@ -50,7 +55,13 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    let mut settings = ParamSettings::default();
+    if let Some(e) = args.params.iter().find_map(|pair| settings.set_text(pair).err()) {
+        eprintln!("error: --param {e}");
+        return ExitCode::FAILURE;
+    }
     let mut searcher = Searcher::new(Box::new(PatternEval::<Size8>::compiled(Variant::Othello8)), args.tt_mb);
+    searcher.set_params(settings.over(Position::<Size8>::PARAMS));
     let (mut total_time, mut total_nodes, mut wrong) = (0.0, 0u64, 0);
     println!(
         "{:>3} {:>7} {:>5} {:>5} {:>9} {:>13} {:>11}",
