@@ -181,7 +181,7 @@ pub const FRONTIER: usize = 8;
 pub const DISCS: usize = 9;
 
 /// The eight symmetries of the square, applied to (row, col) on an `n` board.
-const fn transform(n: usize, sym: usize, (r, c): (usize, usize)) -> (usize, usize) {
+pub(crate) const fn transform(n: usize, sym: usize, (r, c): (usize, usize)) -> (usize, usize) {
     let (r, c) = if sym & 4 != 0 { (c, r) } else { (r, c) };
     let r = if sym & 1 != 0 { n - 1 - r } else { r };
     let c = if sym & 2 != 0 { n - 1 - c } else { c };

@@ -479,9 +479,7 @@ mod tests {
                 let mut out = format!("{side}\n");
                 for r in 0..n {
                     for c in 0..n {
-                        let (i, j) = if sym & 4 != 0 { (c, r) } else { (r, c) };
-                        let i = if sym & 1 != 0 { n - 1 - i } else { i };
-                        let j = if sym & 2 != 0 { n - 1 - j } else { j };
+                        let (i, j) = crate::eval::registry::transform(n, sym, (r, c));
                         out.push(char::from(rows[i][j]));
                     }
                     out.push('\n');
