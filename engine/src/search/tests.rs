@@ -131,11 +131,9 @@ fn the_solver_reads_its_registry_settings_and_stays_exact() {
     // transposition cut-off, look-ahead and evaluation ordering), and the
     // shallow walk alone: the same exact values by other trees.
     let mut everywhere = SearchParams::DEFAULT;
-    for name in ["endgame.shallow_empties", "endgame.table_empties", "endgame.etc_empties"] {
-        everywhere.set(name, 0.0).unwrap();
+    for name in ["shallow_empties", "table_empties", "etc_empties", "lookahead_empties", "eval_order_empties"] {
+        everywhere.set(&format!("endgame.{name}"), 0.0).unwrap();
     }
-    everywhere.set("endgame.lookahead_empties", 0.0).unwrap();
-    everywhere.set("endgame.eval_order_empties", 0.0).unwrap();
     let mut walk = SearchParams::DEFAULT;
     walk.set("endgame.shallow_empties", 20.0).unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(11);
