@@ -29,7 +29,7 @@ fn bench_reversi<G: Geometry>(group: &mut BenchmarkGroup<'_, WallTime>, variant:
     let eval = PatternEval::<G>::compiled(variant);
     group.throughput(Throughput::Elements(positions.len() as u64));
     group.bench_function(variant.to_string(), |b| {
-        b.iter_custom(|iters| cpu_time(iters, || evaluate_all(&eval, &positions)))
+        b.iter_custom(|iters| cpu_time(iters, || eval.evaluate_sum(&positions)))
     });
 }
 

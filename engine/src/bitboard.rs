@@ -286,6 +286,35 @@ pub trait Lanes: BitSet {
 pub trait Isa: Copy + Debug + Send + Sync + 'static {
     /// Four [`Bits<W>`] side by side.
     type Four<const W: usize>: FourSets<Set = Bits<W>>;
+
+    /// True when [`Isa::pext`] is one fast instruction on the running CPU,
+    /// so that gathering cells with it beats reading them one by one.
+    #[inline(always)]
+    fn fast_pext() -> bool {
+        false
+    }
+
+    /// The bits of `x` at the set bits of `mask`, packed into the low bits
+    /// in ascending order (BMI2's PEXT).
+    #[inline(always)]
+    fn pext(x: u64, mask: u64) -> u64 {
+        pext_portable(x, mask)
+    }
+}
+
+/// [`Isa::pext`] in plain Rust: one step per set bit of `mask`.
+#[inline]
+pub const fn pext_portable(x: u64, mut mask: u64) -> u64 {
+    let mut out = 0;
+    let mut bit = 1;
+    while mask != 0 {
+        if x & mask & mask.wrapping_neg() != 0 {
+            out |= bit;
+        }
+        mask &= mask - 1;
+        bit <<= 1;
+    }
+    out
 }
 
 /// Plain Rust that runs on any CPU (the compiler may still vectorise it).
@@ -444,7 +473,7 @@ pub(crate) mod avx2 {
         __m256i, _mm_cvtsi128_si64, _mm_or_si128, _mm_unpackhi_epi64, _mm256_and_si256, _mm256_andnot_si256,
         _mm256_castsi256_si128, _mm256_extracti128_si256, _mm256_or_si256, _mm256_permute4x64_epi64, _mm256_set_epi64x,
         _mm256_set1_epi64x, _mm256_setzero_si256, _mm256_shldv_epi64, _mm256_shrdv_epi64, _mm256_shuffle_epi32,
-        _mm256_sllv_epi64, _mm256_srlv_epi64,
+        _mm256_sllv_epi64, _mm256_srlv_epi64, _pext_u64,
     };
 
     /// AVX2 instructions (see the module documentation for when they may be
@@ -455,6 +484,18 @@ pub(crate) mod avx2 {
 
     impl Isa for Avx2 {
         type Four<const W: usize> = FourAvx2<W, false>;
+
+        /// BMI2 is there, but AMD before Zen 3 runs PEXT as slow microcode.
+        #[inline(always)]
+        fn fast_pext() -> bool {
+            crate::cpu::pext_is_fast()
+        }
+
+        #[inline(always)]
+        fn pext(x: u64, mask: u64) -> u64 {
+            // SAFETY: this copy runs only on CPUs with BMI2 (module documentation).
+            unsafe { _pext_u64(x, mask) }
+        }
     }
 
     /// AVX2 plus AVX-512 VL and VBMI2: a shift that carries across words is
@@ -466,6 +507,18 @@ pub(crate) mod avx2 {
 
     impl Isa for Avx512 {
         type Four<const W: usize> = FourAvx2<W, true>;
+
+        /// Every CPU with these AVX-512 extensions runs PEXT in one fast step.
+        #[inline(always)]
+        fn fast_pext() -> bool {
+            true
+        }
+
+        #[inline(always)]
+        fn pext(x: u64, mask: u64) -> u64 {
+            // SAFETY: this copy runs only on CPUs with BMI2 (module documentation).
+            unsafe { _pext_u64(x, mask) }
+        }
     }
 
     /// Four [`Bits<W>`] side by side: register `k` holds word `k` of each

@@ -42,6 +42,37 @@ pub fn has_avx512_path() -> bool {
     }
 }
 
+/// AMD's first family whose PEXT is a fast instruction (Zen 3).
+#[cfg(target_arch = "x86_64")]
+const AMD_FAST_PEXT_FAMILY: u32 = 0x19;
+
+/// True when PEXT (BMI2) is a fast instruction here: a CPU with BMI2 that is
+/// not an AMD (or Hygon) before Zen 3, where it is slow microcode. Read
+/// once, then cached.
+#[inline]
+pub fn pext_is_fast() -> bool {
+    static FAST: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *FAST.get_or_init(|| {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::__cpuid;
+            if !std::arch::is_x86_feature_detected!("bmi2") {
+                return false;
+            }
+            let (vendor, signature) = (__cpuid(0), __cpuid(1).eax);
+            let name: Vec<u8> = [vendor.ebx, vendor.edx, vendor.ecx].iter().flat_map(|r| r.to_le_bytes()).collect();
+            let base = (signature >> 8) & 0xF;
+            let family = if base == 0xF { base + ((signature >> 20) & 0xFF) } else { base };
+            let amd = name == b"AuthenticAMD" || name == b"HygonGenuine";
+            !amd || family >= AMD_FAST_PEXT_FAMILY
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            false
+        }
+    })
+}
+
 /// Compiles a function three times, in modules `NAME::portable`,
 /// `NAME::fast` (AVX2, BMI1/2, POPCNT and LZCNT enabled) and `NAME::avx512`
 /// (those plus AVX-512 F, VL, VBMI2 and VPOPCNTDQ). Recursive calls

@@ -51,7 +51,7 @@ pub struct ClassicCounts {
 impl ClassicCounts {
     /// The counts of the mover's discs `me` against the opponent's `you`,
     /// with `G`'s corner regions `corners`.
-    #[inline]
+    #[inline(always)]
     pub fn of<G: Geometry>(corners: &[CornerRegion<G::Bits>; 4], me: G::Bits, you: G::Bits) -> Self {
         let empty = G::ALL - me - you;
         let diff = |set: G::Bits| (me & set).count() as i32 - (you & set).count() as i32;
@@ -92,6 +92,7 @@ impl<G: Geometry> ClassicEval<G> {
 }
 
 impl<G: Geometry> Evaluator<Position<G>> for ClassicEval<G> {
+    #[inline(always)]
     fn evaluate(&self, pos: &Position<G>) -> i32 {
         let (me, you) = (pos.player(), pos.opponent());
         let empties = pos.empty_count() as i32;

@@ -23,6 +23,7 @@ pub use pattern::{Feature, Features, PatternEval};
 pub use registry::{Registry, TableSpec, WeightKey};
 pub use weights::WeightSet;
 
+use crate::bitboard::Isa;
 use crate::game::Game;
 
 /// Which static evaluation an engine plays with.
@@ -69,6 +70,16 @@ pub const fn discs(score: i32) -> f64 {
 pub trait Evaluator<G: Game>: Send + Sync {
     /// The value of `state` for the side to move, in [`SCORE_PER_DISC`] units.
     fn evaluate(&self, state: &G) -> i32;
+
+    /// The same value, computed with instruction set `I`: what a search
+    /// compiled for `I` (`cpu::multiversion!`) calls.
+    #[inline(always)]
+    fn evaluate_on<I: Isa>(&self, state: &G) -> i32
+    where
+        Self: Sized,
+    {
+        self.evaluate(state)
+    }
 }
 
 /// The final score as if the game ended now: disc difference under the

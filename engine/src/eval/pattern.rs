@@ -15,7 +15,7 @@ use super::registry::{
     STABLE, X_SQUARES,
 };
 use super::weights::{WeightSet, compiled};
-use crate::bitboard::BitSet;
+use crate::bitboard::{BitSet, Isa, Portable};
 use crate::reversi::{CornerRegion, Geometry, Position, Variant, corner_regions, neighbours};
 use std::borrow::Cow;
 use std::path::Path;
@@ -68,6 +68,70 @@ struct Instance {
     cells: [(u8, u8); MAX_PATTERN_CELLS],
 }
 
+/// The cells of one pattern instance within one board word, read with one
+/// PEXT per side: `ternary[table + pext(word, mask)]` is those cells' share
+/// of the instance's index when the extracted bits are the side's discs.
+#[derive(Clone, Copy, Debug, Default)]
+struct PextPart {
+    word: u8,
+    mask: u64,
+    table: u32,
+}
+
+/// One pattern instance read word by word with PEXT.
+#[derive(Clone, Copy, Debug)]
+struct PextInstance {
+    offset: u32,
+    parts: u8,
+    part: [PextPart; MAX_WORDS],
+}
+
+/// The PEXT form of a [`Features`]' pattern instances, with the tables that
+/// turn extracted bits into base-3 digits in the pattern's digit order.
+#[derive(Clone, Debug, Default)]
+struct PextPatterns {
+    instances: Vec<PextInstance>,
+    /// The tables of every part, one after another, identical ones shared.
+    ternary: Vec<u16>,
+}
+
+impl PextPatterns {
+    /// The PEXT form of `instances`.
+    fn new(instances: &[Instance]) -> Self {
+        let mut out = PextPatterns::default();
+        let mut shared: std::collections::HashMap<Vec<u16>, u32> = std::collections::HashMap::new();
+        for inst in instances {
+            let cells = &inst.cells[..inst.len as usize];
+            let mut pext = PextInstance { offset: inst.offset, parts: 0, part: [PextPart::default(); MAX_WORDS] };
+            for word in 0..MAX_WORDS as u8 {
+                // Digit `d` (0 first, the most significant) of each cell in
+                // this word, in ascending bit order: the order PEXT packs.
+                let mut digits: Vec<(u8, usize)> =
+                    cells.iter().enumerate().filter(|(_, c)| c.0 == word).map(|(d, c)| (c.1, d)).collect();
+                if digits.is_empty() {
+                    continue;
+                }
+                digits.sort_unstable();
+                let mask = digits.iter().fold(0u64, |m, &(bit, _)| m | 1 << bit);
+                let place = |d: usize| 3u16.pow((cells.len() - 1 - d) as u32);
+                let table: Vec<u16> = (0..1usize << digits.len())
+                    .map(|bits| {
+                        digits.iter().enumerate().filter(|(j, _)| bits >> j & 1 == 1).map(|(_, &(_, d))| place(d)).sum()
+                    })
+                    .collect();
+                let start = *shared.entry(table).or_insert_with_key(|table| {
+                    out.ternary.extend_from_slice(table);
+                    (out.ternary.len() - table.len()) as u32
+                });
+                pext.part[pext.parts as usize] = PextPart { word, mask, table: start };
+                pext.parts += 1;
+            }
+            out.instances.push(pext);
+        }
+        out
+    }
+}
+
 /// The feature extractor of one variant on geometry `G`, precomputed from
 /// its [`Registry`].
 #[derive(Clone, Debug)]
@@ -83,6 +147,8 @@ pub struct Features<G: Geometry> {
     instances: Vec<Instance>,
     /// `by_len[k]`: the range of `instances` of length `k`.
     by_len: [(usize, usize); MAX_PATTERN_CELLS + 1],
+    /// The same instances, read with PEXT where it is fast.
+    pext: PextPatterns,
 }
 
 impl<G: Geometry> Features<G> {
@@ -113,7 +179,8 @@ impl<G: Geometry> Features<G> {
             let start = instances.partition_point(|i| (i.len as usize) < k);
             *range = (start, instances.partition_point(|i| (i.len as usize) <= k));
         }
-        Features { registry, phase_of, classes, corners: corner_regions::<G>(), instances, by_len }
+        let pext = PextPatterns::new(&instances);
+        Features { registry, phase_of, classes, corners: corner_regions::<G>(), instances, by_len, pext }
     }
 
     /// The registry this extractor follows.
@@ -126,12 +193,13 @@ impl<G: Geometry> Features<G> {
     /// instance).
     pub fn features(&self, pos: &Position<G>, out: &mut Vec<Feature>) {
         out.clear();
-        self.visit(pos, out);
+        self.visit::<_, Portable>(pos, out);
     }
 
-    /// Feeds every feature of `pos` to `sink`.
+    /// Feeds every feature of `pos` to `sink`, computed with instruction
+    /// set `I`.
     #[inline(always)]
-    fn visit<S: Sink>(&self, pos: &Position<G>, sink: &mut S) {
+    fn visit<S: Sink, I: Isa>(&self, pos: &Position<G>, sink: &mut S) {
         let (me, you) = (pos.player(), pos.opponent());
         let empty = pos.empty();
         let discs = G::CELLS - empty.count() as usize;
@@ -167,6 +235,10 @@ impl<G: Geometry> Features<G> {
             theirs[w] = you.word(w);
         }
         let words = (&mine, &theirs);
+        if I::fast_pext() {
+            self.patterns_pext::<S, I>(words, base, sink);
+            return;
+        }
         self.patterns::<1, S>(words, base, sink);
         self.patterns::<2, S>(words, base, sink);
         self.patterns::<3, S>(words, base, sink);
@@ -190,6 +262,25 @@ impl<G: Geometry> Features<G> {
                 let (w, b) = (w as usize, b as u32);
                 let digit = (mine[w] >> b & 1) | (theirs[w] >> b & 1) << 1;
                 index = index * 3 + digit as u32;
+            }
+            sink.add(base + (inst.offset + index) as usize, 1);
+        }
+    }
+}
+
+impl<G: Geometry> Features<G> {
+    /// Feeds the pattern features with two PEXTs and two table reads per
+    /// instance and board word it covers.
+    #[inline(always)]
+    fn patterns_pext<S: Sink, I: Isa>(&self, (mine, theirs): Words, base: usize, sink: &mut S) {
+        let ternary = &self.pext.ternary[..];
+        for inst in &self.pext.instances {
+            let mut index = 0u32;
+            for part in &inst.part[..inst.parts as usize] {
+                let (word, table) = (part.word as usize, part.table as usize);
+                let me = ternary[table + I::pext(mine[word], part.mask) as usize];
+                let you = ternary[table + I::pext(theirs[word], part.mask) as usize];
+                index += u32::from(me) + 2 * u32::from(you);
             }
             sink.add(base + (inst.offset + index) as usize, 1);
         }
@@ -238,11 +329,33 @@ impl<G: Geometry> PatternEval<G> {
     }
 }
 
+crate::cpu::multiversion! {
+    /// Evaluates every position once with this copy's instructions; returns
+    /// the sum of the scores.
+    #[inline(never)]
+    fn sum_evaluations<G: Geometry>(eval: &PatternEval<G>, positions: &[Position<G>]) -> i64 {
+        positions.iter().map(|p| i64::from(eval.evaluate_on::<Simd>(std::hint::black_box(p)))).sum()
+    }
+}
+
+impl<G: Geometry> PatternEval<G> {
+    /// The sum of the evaluations of `positions`, computed on the code path
+    /// the search takes on this CPU: what speed measurements time.
+    pub fn evaluate_sum(&self, positions: &[Position<G>]) -> i64 {
+        crate::cpu::dispatch!(sum_evaluations::<G>(self, positions))
+    }
+}
+
 impl<G: Geometry> Evaluator<Position<G>> for PatternEval<G> {
-    #[inline]
+    #[inline(always)]
     fn evaluate(&self, pos: &Position<G>) -> i32 {
+        self.evaluate_on::<Portable>(pos)
+    }
+
+    #[inline(always)]
+    fn evaluate_on<I: Isa>(&self, pos: &Position<G>) -> i32 {
         let mut sum = Sum { weights: &self.weights, total: 0 };
-        self.features.visit(pos, &mut sum);
+        self.features.visit::<_, I>(pos, &mut sum);
         sum.total
     }
 }
@@ -308,6 +421,55 @@ mod tests {
         check_linear::<Size12>(Variant::Duo12);
     }
 
+    /// PEXT in plain Rust, declared fast: the PEXT reading on any CPU.
+    #[derive(Clone, Copy, Debug)]
+    enum SoftPext {}
+
+    impl Isa for SoftPext {
+        type Four<const W: usize> = crate::bitboard::Four<W>;
+        fn fast_pext() -> bool {
+            true
+        }
+    }
+
+    fn check_pext<G: Geometry>(variant: Variant) {
+        let eval = PatternEval::<G>::with_weights(random_weights(variant, 3));
+        for pos in random_positions::<G>(variant, 4, 13) {
+            let cells = eval.evaluate_on::<Portable>(&pos);
+            assert_eq!(eval.evaluate_on::<SoftPext>(&pos), cells, "{variant}\n{pos}");
+            #[cfg(target_arch = "x86_64")]
+            if crate::cpu::has_avx512_path() {
+                // SAFETY: the CPU has the features of the avx512 copy.
+                let on = |p: &Position<G>| unsafe { avx512_eval(&eval, p) };
+                assert_eq!(on(&pos), cells, "{variant}\n{pos}");
+            }
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt,avx512f,avx512vl,avx512vbmi2,avx512vpopcntdq")]
+    fn avx512_eval<G: Geometry>(eval: &PatternEval<G>, pos: &Position<G>) -> i32 {
+        eval.evaluate_on::<crate::bitboard::avx2::Avx512>(pos)
+    }
+
+    #[test]
+    fn reading_patterns_with_pext_gives_the_same_evaluation() {
+        check_pext::<Size4>(Variant::Tiny4);
+        check_pext::<Size6>(Variant::Othello6);
+        check_pext::<Size8>(Variant::Othello8);
+        check_pext::<Size10>(Variant::Othello10);
+        check_pext::<Size12>(Variant::Othello12);
+        check_pext::<Size12>(Variant::Duo12);
+    }
+
+    #[test]
+    fn software_pext_packs_the_masked_bits_in_order() {
+        assert_eq!(crate::bitboard::pext_portable(0b1011_0110, 0b1111_0000), 0b1011);
+        assert_eq!(crate::bitboard::pext_portable(0b1011_0110, 0b0101_0101), 0b0110);
+        assert_eq!(crate::bitboard::pext_portable(u64::MAX, 1 << 63 | 1), 0b11);
+        assert_eq!(crate::bitboard::pext_portable(0, u64::MAX), 0);
+    }
+
     /// Feature multiplicities match counts taken by hand from the rules.
     #[test]
     fn features_count_what_the_rules_say() {
@@ -352,20 +514,13 @@ mod tests {
         assert!(f.contains(&Feature { index: corner_class, multiplicity: 1 }));
     }
 
-    crate::cpu::multiversion! {
-        #[inline(never)]
-        fn evaluate_all<G: Geometry>(eval: &PatternEval<G>, positions: &[Position<G>]) -> i64 {
-            positions.iter().map(|p| i64::from(eval.evaluate(std::hint::black_box(p)))).sum()
-        }
-    }
-
     fn evals_per_second<G: Geometry>(variant: Variant) -> f64 {
         let eval = PatternEval::<G>::compiled(variant);
         let positions = random_positions::<G>(variant, 20, 5);
         let timer = crate::cputime::CpuTimer::start();
         let (mut count, mut sink) = (0usize, 0i64);
         while timer.elapsed().as_secs_f64() < 0.5 {
-            sink = sink.wrapping_add(crate::cpu::dispatch!(evaluate_all::<G>(&eval, &positions)));
+            sink = sink.wrapping_add(eval.evaluate_sum(&positions));
             count += positions.len();
         }
         std::hint::black_box(sink);

@@ -391,14 +391,6 @@ pub fn sample_positions(count: usize, seed: u64) -> Vec<DuoPosition> {
     out
 }
 
-crate::cpu::multiversion! {
-    /// Evaluates every position once; returns a checksum of the scores.
-    #[inline(never)]
-    fn evaluate_all<G: Geometry>(eval: &PatternEval<G>, positions: &[Position<G>]) -> i64 {
-        positions.iter().map(|p| i64::from(eval.evaluate(std::hint::black_box(p)))).sum()
-    }
-}
-
 /// Measures pattern evaluations per CPU second for about `budget` seconds,
 /// with the code path (portable or AVX2/BMI2) the search uses on this CPU.
 pub fn measure_evals(budget: f64) -> f64 {
@@ -407,7 +399,7 @@ pub fn measure_evals(budget: f64) -> f64 {
     let timer = CpuTimer::start();
     let (mut count, mut sink) = (0u64, 0i64);
     while timer.elapsed().as_secs_f64() < budget {
-        sink = sink.wrapping_add(crate::cpu::dispatch!(evaluate_all::<Board>(&eval, &positions)));
+        sink = sink.wrapping_add(eval.evaluate_sum(&positions));
         count += positions.len() as u64;
     }
     std::hint::black_box(sink);

@@ -4,6 +4,7 @@
 //! node loop calls it directly.
 
 use super::{Geometry, Position, Variant};
+use crate::bitboard::Isa;
 use crate::eval::{ClassicEval, Evaluation, Evaluator, PatternEval};
 use crate::search::{Engine, EngineConfig};
 
@@ -19,10 +20,20 @@ pub enum ReversiEvaluator<G: Geometry> {
 }
 
 impl<G: Geometry> Evaluator<Position<G>> for ReversiEvaluator<G> {
-    #[inline]
+    // Inlined into each CPU-level copy of the search (`cpu::multiversion!`),
+    // so the evaluation runs with that copy's instructions (POPCNT, BMI2).
+    #[inline(always)]
     fn evaluate(&self, pos: &Position<G>) -> i32 {
         match self {
             ReversiEvaluator::Pattern(eval) => eval.evaluate(pos),
+            ReversiEvaluator::Classic(eval) => eval.evaluate(pos),
+        }
+    }
+
+    #[inline(always)]
+    fn evaluate_on<I: Isa>(&self, pos: &Position<G>) -> i32 {
+        match self {
+            ReversiEvaluator::Pattern(eval) => eval.evaluate_on::<I>(pos),
             ReversiEvaluator::Classic(eval) => eval.evaluate(pos),
         }
     }

@@ -289,7 +289,7 @@ crate::cpu::multiversion! {
                 order += setup.lookahead_weight * mobility_after_best_reply(&child);
             }
             if count >= setup.eval_order_empties {
-                order -= setup.eval_disc_weight * eval.evaluate(&child) / SCORE_PER_DISC;
+                order -= setup.eval_disc_weight * eval.evaluate_on::<Simd>(&child) / SCORE_PER_DISC;
             }
             if odd.contains(cell) {
                 order += setup.parity_bonus;

@@ -503,7 +503,7 @@ crate::cpu::multiversion! {
             Tactics::Forced(defences) => Some(defences),
         };
         if (depth == 0 && forced.is_none()) || ply >= MAX_DEPTH {
-            return s.eval.evaluate(pos);
+            return s.eval.evaluate_on::<Simd>(pos);
         }
         let key = pos.hash();
         let mut table_move = None;
