@@ -411,14 +411,21 @@ mod tests {
         }
     }
 
+    /// Runs `check::<G>(variant)` for every Reversi variant on its board.
+    macro_rules! on_every_board {
+        ($check:ident) => {
+            $check::<Size4>(Variant::Tiny4);
+            $check::<Size6>(Variant::Othello6);
+            $check::<Size8>(Variant::Othello8);
+            $check::<Size10>(Variant::Othello10);
+            $check::<Size12>(Variant::Othello12);
+            $check::<Size12>(Variant::Duo12);
+        };
+    }
+
     #[test]
     fn evaluation_is_features_dot_weights_on_every_board() {
-        check_linear::<Size4>(Variant::Tiny4);
-        check_linear::<Size6>(Variant::Othello6);
-        check_linear::<Size8>(Variant::Othello8);
-        check_linear::<Size10>(Variant::Othello10);
-        check_linear::<Size12>(Variant::Othello12);
-        check_linear::<Size12>(Variant::Duo12);
+        on_every_board!(check_linear);
     }
 
     /// PEXT in plain Rust, declared fast: the PEXT reading on any CPU.
@@ -454,12 +461,7 @@ mod tests {
 
     #[test]
     fn reading_patterns_with_pext_gives_the_same_evaluation() {
-        check_pext::<Size4>(Variant::Tiny4);
-        check_pext::<Size6>(Variant::Othello6);
-        check_pext::<Size8>(Variant::Othello8);
-        check_pext::<Size10>(Variant::Othello10);
-        check_pext::<Size12>(Variant::Othello12);
-        check_pext::<Size12>(Variant::Duo12);
+        on_every_board!(check_pext);
     }
 
     #[test]
