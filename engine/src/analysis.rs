@@ -16,6 +16,7 @@ use crate::pente::PentePosition;
 use crate::protocol::pente::parse_input;
 use crate::reversi::ffo::parse_obf;
 use crate::reversi::{Geometry, Position, Scoring, Size8, disc_char};
+use crate::search::probcut::ProbCutFit;
 use crate::search::{Engine, Limits, SearchGame, SearchResult, TimePlan};
 use std::fmt::Display;
 use std::io::Write;
@@ -124,6 +125,40 @@ pub fn line<M: Display>(k: usize, result: &SearchResult<M>, score: &str, pv: &[M
     for mv in pv {
         out += &format!(" {mv}");
     }
+    out
+}
+
+/// The root score in discs of every position searched full width to each
+/// depth `1..=max_depth`, each search from a cleared table:
+/// `scores[p][d - 1]`, what [`ProbCutFit::from_scores`] fits.
+pub fn depth_scores<G: SearchGame, E: Evaluator<G>>(
+    engine: &mut Engine<G, E>,
+    positions: &[Source<G>],
+    max_depth: u32,
+) -> Result<Vec<Vec<f64>>, String> {
+    let mut scores = Vec::with_capacity(positions.len());
+    for source in positions {
+        let mut row = Vec::with_capacity(max_depth as usize);
+        for depth in 1..=max_depth {
+            engine.new_game();
+            let result = engine.search(&source.position, &Budget::Depth(depth).limits());
+            let score = result.score.ok_or_else(|| format!("{}: no score at depth {depth}", source.origin))?;
+            row.push(discs(score));
+        }
+        scores.push(row);
+    }
+    Ok(scores)
+}
+
+/// The lines `analyze --fit-probcut` prints for `fit`: one per depth gap,
+/// then the registry settings.
+pub fn probcut_lines(fit: &ProbCutFit) -> Vec<String> {
+    let mut out: Vec<String> = fit
+        .gaps
+        .iter()
+        .map(|g| format!("probcut gap {} pairs {} mean {:+.3} sd {:.3}", g.gap, g.pairs, g.mean, g.sd))
+        .collect();
+    out.push(format!("probcut fit mpc.sigma={:.3} mpc.sigma_per_ply={:.3}", fit.sigma, fit.sigma_per_ply));
     out
 }
 

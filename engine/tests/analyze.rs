@@ -145,3 +145,25 @@ fn depth_searches_full_width_and_selectivity_is_a_percentage() {
     }
     assert!(!analyze(&["--variant", "duo12", "--depth", "3", "--selectivity", "x", path]).status.success());
 }
+
+#[test]
+fn the_probcut_fit_counts_every_pair_of_depths_and_prints_the_registry_settings() {
+    let text = std::fs::read_to_string(ffo_file()).unwrap();
+    let obf = temp_file("fit.obf", &(text.lines().take(3).collect::<Vec<_>>().join("\n") + "\n"));
+    let out = analyze(&["--variant", "othello8", "--depth", "5", "--fit-probcut", "--obf", obf.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = stdout.lines().collect();
+    // Depths 1-5: pairs 1-3, 2-4, 3-5 at gap 2 and 1-5 at gap 4, per position.
+    assert_eq!(lines.len(), 3, "{stdout}");
+    assert!(lines[0].starts_with("probcut gap 2 pairs 9 mean "), "{stdout}");
+    assert!(lines[1].starts_with("probcut gap 4 pairs 3 mean "), "{stdout}");
+    let fit: Vec<&str> = lines[2].split(' ').collect();
+    assert_eq!(fit[..2], ["probcut", "fit"], "{stdout}");
+    let sigma: f64 = fit[2].strip_prefix("mpc.sigma=").unwrap().parse().unwrap();
+    let per_ply: f64 = fit[3].strip_prefix("mpc.sigma_per_ply=").unwrap().parse().unwrap();
+    assert!(sigma >= 0.01 && per_ply >= 0.0, "{stdout}");
+    let shallow = analyze(&["--variant", "othello8", "--depth", "2", "--fit-probcut", "--obf", obf.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&shallow.stderr);
+    assert!(!shallow.status.success() && stderr.contains("expected --depth 3 or more"), "{stderr}");
+}

@@ -8,7 +8,7 @@ use engine::analysis::{self, Budget, Source, disc_score};
 use engine::eval::{Evaluation, WeightKey};
 use engine::pente::PenteEngine;
 use engine::reversi::{Geometry, Position, ReversiEngine, Variant};
-use engine::search::probcut::confidence_for;
+use engine::search::probcut::{ProbCutFit, confidence_for};
 use engine::search::{EngineConfig, ParamSettings, SearchResult};
 use engine::with_geometry;
 use std::path::PathBuf;
@@ -61,6 +61,11 @@ struct Args {
     /// the engine's default for play.
     #[arg(long, value_name = "PCT")]
     selectivity: Option<f64>,
+    /// Instead of one line a position: search each position full width to
+    /// every depth from 1 to --depth (a cleared table each time) and print
+    /// Multi-ProbCut's error model fitted to the root scores (Reversi).
+    #[arg(long, requires = "depth")]
+    fit_probcut: bool,
     /// A search parameter, NAME=VALUE (repeatable; see SearchParams::REGISTRY).
     #[arg(long, value_name = "NAME=VALUE")]
     param: Vec<String>,
@@ -115,6 +120,16 @@ fn reversi<G: Geometry>(args: &Args, variant: Variant) -> Result<(), String> {
         positions.push(analysis::read_position::<G>(path, variant.scoring())?);
     }
     let mut engine = ReversiEngine::<G>::new(variant, args.config()?)?;
+    if args.fit_probcut {
+        let max_depth = args.depth.unwrap_or(0);
+        let scores = analysis::depth_scores(&mut engine, &positions, max_depth)?;
+        let fit = ProbCutFit::from_scores(&scores)
+            .ok_or_else(|| format!("--fit-probcut: expected --depth 3 or more, found {max_depth}"))?;
+        for line in analysis::probcut_lines(&fit) {
+            println!("{line}");
+        }
+        return Ok(());
+    }
     let score = |r: &SearchResult<_>| r.score.map_or_else(|| "none".into(), |s| disc_score(s, r.exact));
     let (nodes, seconds) =
         analysis::analyze(&mut engine, &positions, args.budget(), args.keep_tt, score, &mut std::io::stdout().lock())?;
@@ -125,6 +140,9 @@ fn reversi<G: Geometry>(args: &Args, variant: Variant) -> Result<(), String> {
 fn pente(args: &Args) -> Result<(), String> {
     if args.exact {
         return Err("--exact: Pente has no exact solver: expected --depth, --seconds or --nodes".into());
+    }
+    if args.fit_probcut {
+        return Err("--fit-probcut: Pente's search has no ProbCut: expected a Reversi variant".into());
     }
     if !args.obf.is_empty() {
         return Err("--obf: OBF positions are 8x8: expected --variant othello8".into());

@@ -60,6 +60,77 @@ pub const fn shallow_depth(depth: u32, ratio: f64) -> u32 {
     if depth < min + 2 * cut { if depth > min { min } else { depth } } else { depth - 2 * cut }
 }
 
+/// How far deep searches land from shallow ones at one depth gap.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GapError {
+    /// Deep depth minus shallow depth (even: same parity).
+    pub gap: u32,
+    /// (position, shallow, deep) triples measured.
+    pub pairs: usize,
+    /// Mean of deep minus shallow, in discs.
+    pub mean: f64,
+    /// Standard deviation of deep minus shallow, in discs.
+    pub sd: f64,
+}
+
+/// ProbCut's error model fitted to measured root scores: the errors per
+/// gap and the line `mpc.sigma + mpc.sigma_per_ply x gap` through their
+/// standard deviations.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ProbCutFit {
+    /// The measured errors, by gap.
+    pub gaps: Vec<GapError>,
+    /// `mpc.sigma`, in discs.
+    pub sigma: f64,
+    /// `mpc.sigma_per_ply`, in discs per ply of gap.
+    pub sigma_per_ply: f64,
+}
+
+/// The smallest `mpc.sigma` the registry accepts.
+const MIN_SIGMA: f64 = 0.01;
+
+impl ProbCutFit {
+    /// Fits the model to `scores[p][d - 1]`, the root score in discs of
+    /// position `p` searched full width to depth `d` (from a cleared
+    /// table), over every pair of depths of the same parity: the standard
+    /// deviation per gap, then a least-squares line through them weighted
+    /// by their pairs (slope at least 0, intercept at least the registry's
+    /// minimum). `None` when no position has three depths.
+    pub fn from_scores(scores: &[Vec<f64>]) -> Option<ProbCutFit> {
+        let mut by_gap: std::collections::BTreeMap<u32, Vec<f64>> = std::collections::BTreeMap::new();
+        for depths in scores {
+            for (s, shallow) in depths.iter().enumerate() {
+                for (d, deep) in depths.iter().enumerate().skip(s + 2).step_by(2) {
+                    by_gap.entry((d - s) as u32).or_default().push(deep - shallow);
+                }
+            }
+        }
+        let gaps: Vec<GapError> = by_gap
+            .into_iter()
+            .map(|(gap, errors)| {
+                let n = errors.len() as f64;
+                let mean = errors.iter().sum::<f64>() / n;
+                let sd = (errors.iter().map(|e| (e - mean) * (e - mean)).sum::<f64>() / n).sqrt();
+                GapError { gap, pairs: errors.len(), mean, sd }
+            })
+            .collect();
+        if gaps.is_empty() {
+            return None;
+        }
+        let weight: f64 = gaps.iter().map(|g| g.pairs as f64).sum();
+        let mean_of = |f: &dyn Fn(&GapError) -> f64| gaps.iter().map(|g| g.pairs as f64 * f(g)).sum::<f64>() / weight;
+        let (gap_mean, sd_mean) = (mean_of(&|g| f64::from(g.gap)), mean_of(&|g| g.sd));
+        let spread = mean_of(&|g| (f64::from(g.gap) - gap_mean).powi(2));
+        let slope = if spread > 0.0 {
+            (mean_of(&|g| (f64::from(g.gap) - gap_mean) * (g.sd - sd_mean)) / spread).max(0.0)
+        } else {
+            0.0
+        };
+        let sigma = (sd_mean - slope * gap_mean).max(MIN_SIGMA);
+        Some(ProbCutFit { gaps, sigma, sigma_per_ply: slope })
+    }
+}
+
 /// The confidence (standard deviations) at which a cut is right `percent`
 /// of the time, two-sided as engines quote their selectivity (87%: about
 /// 1.5); `None` outside 0 < percent < 100.
@@ -94,6 +165,25 @@ fn erf(x: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_fit_measures_each_gap_and_draws_the_line_through_them() {
+        // Depths 1-5 of a position and of its mirror image: gap-2 errors
+        // 2, sqrt 7, 1 and their negatives (sd 2), gap-4 errors 3 and -3
+        // (sd 3): the line through (2, 2) and (4, 3).
+        let one = vec![0.0, 0.0, 2.0, 7f64.sqrt(), 3.0];
+        let mirror: Vec<f64> = one.iter().map(|s| -s).collect();
+        let fit = ProbCutFit::from_scores(&[one, mirror]).unwrap();
+        let gaps: Vec<(u32, usize)> = fit.gaps.iter().map(|g| (g.gap, g.pairs)).collect();
+        assert_eq!(gaps, [(2, 6), (4, 2)]);
+        assert!(fit.gaps.iter().all(|g| g.mean.abs() < 1e-12));
+        assert!((fit.gaps[0].sd - 2.0).abs() < 1e-12 && (fit.gaps[1].sd - 3.0).abs() < 1e-12);
+        assert!((fit.sigma - 1.0).abs() < 1e-12 && (fit.sigma_per_ply - 0.5).abs() < 1e-12, "{fit:?}");
+        // Errors that shrink with the gap get a flat line at their mean.
+        let shrinking = ProbCutFit::from_scores(&[vec![0.0, 0.0, 4.0, 0.0, 1.0], vec![0.0, 0.0, -4.0, 0.0, -1.0]]);
+        assert_eq!(shrinking.as_ref().map(|f| f.sigma_per_ply), Some(0.0));
+        assert_eq!(ProbCutFit::from_scores(&[vec![1.0, 2.0]]), None);
+    }
 
     #[test]
     fn selectivity_percentages_are_two_sided_normal_quantiles() {
