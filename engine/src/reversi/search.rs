@@ -3,7 +3,7 @@
 //! as the search's solver hook; and the cell-level access the solver needs.
 
 use super::endgame::{self, EndgameBoard, PARITY_REGIONS};
-use super::{Geometry, Move, Position, Size12, corner_cells, neighbours, stable_discs_of};
+use super::{Geometry, Move, Position, Size8, Size12, corner_cells, neighbours, stable_discs_of};
 use crate::bitboard::BitSet;
 use crate::eval::Evaluator;
 use crate::game::Game;
@@ -39,9 +39,21 @@ const TWELVE_PARAMS: SearchParams =
 /// The cells of the boards [`TWELVE_PARAMS`] is for.
 const TWELVE_CELLS: usize = Size12::CELLS;
 
+/// 8x8 adds Multi-ProbCut with its own fit (`analyze --fit-probcut`,
+/// README "Selectivity"), proven there by match.
+const EIGHT_PARAMS: SearchParams =
+    SearchParams { mpc_confidence: 1.5, mpc_sigma: 0.741, mpc_sigma_per_ply: 0.235, ..REVERSI_PARAMS };
+
+/// The cells of the board [`EIGHT_PARAMS`] is for.
+const EIGHT_CELLS: usize = Size8::CELLS;
+
 /// The defaults of a board of `cells` cells.
 const fn reversi_params(cells: usize) -> SearchParams {
-    if cells == TWELVE_CELLS { TWELVE_PARAMS } else { REVERSI_PARAMS }
+    match cells {
+        TWELVE_CELLS => TWELVE_PARAMS,
+        EIGHT_CELLS => EIGHT_PARAMS,
+        _ => REVERSI_PARAMS,
+    }
 }
 
 /// Distance of `i` from the nearer edge of a line of length `n`.
