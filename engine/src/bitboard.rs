@@ -493,9 +493,16 @@ pub(crate) mod avx2 {
 
         #[inline(always)]
         fn pext(x: u64, mask: u64) -> u64 {
-            // SAFETY: this copy runs only on CPUs with BMI2 (module documentation).
-            unsafe { _pext_u64(x, mask) }
+            bmi2_pext(x, mask)
         }
+    }
+
+    /// BMI2's PEXT, for both instruction sets of this module.
+    #[inline(always)]
+    fn bmi2_pext(x: u64, mask: u64) -> u64 {
+        // SAFETY: this module's sets run only on CPUs with BMI2 (module
+        // documentation).
+        unsafe { _pext_u64(x, mask) }
     }
 
     /// AVX2 plus AVX-512 VL and VBMI2: a shift that carries across words is
@@ -516,8 +523,7 @@ pub(crate) mod avx2 {
 
         #[inline(always)]
         fn pext(x: u64, mask: u64) -> u64 {
-            // SAFETY: this copy runs only on CPUs with BMI2 (module documentation).
-            unsafe { _pext_u64(x, mask) }
+            bmi2_pext(x, mask)
         }
     }
 

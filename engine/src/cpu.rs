@@ -60,7 +60,7 @@ pub fn pext_is_fast() -> bool {
                 return false;
             }
             let (vendor, signature) = (__cpuid(0), __cpuid(1).eax);
-            let name: Vec<u8> = [vendor.ebx, vendor.edx, vendor.ecx].iter().flat_map(|r| r.to_le_bytes()).collect();
+            let name = [vendor.ebx.to_le_bytes(), vendor.edx.to_le_bytes(), vendor.ecx.to_le_bytes()].concat();
             let base = (signature >> 8) & 0xF;
             let family = if base == 0xF { base + ((signature >> 20) & 0xFF) } else { base };
             let amd = name == b"AuthenticAMD" || name == b"HygonGenuine";

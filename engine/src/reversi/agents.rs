@@ -4,7 +4,7 @@
 //! node loop calls it directly.
 
 use super::{Geometry, Position, Variant};
-use crate::bitboard::Isa;
+use crate::bitboard::{Isa, Portable};
 use crate::eval::{ClassicEval, Evaluation, Evaluator, PatternEval};
 use crate::search::{Engine, EngineConfig};
 
@@ -20,21 +20,18 @@ pub enum ReversiEvaluator<G: Geometry> {
 }
 
 impl<G: Geometry> Evaluator<Position<G>> for ReversiEvaluator<G> {
-    // Inlined into each CPU-level copy of the search (`cpu::multiversion!`),
-    // so the evaluation runs with that copy's instructions (POPCNT, BMI2).
     #[inline(always)]
     fn evaluate(&self, pos: &Position<G>) -> i32 {
-        match self {
-            ReversiEvaluator::Pattern(eval) => eval.evaluate(pos),
-            ReversiEvaluator::Classic(eval) => eval.evaluate(pos),
-        }
+        self.evaluate_on::<Portable>(pos)
     }
 
+    // Inlined into each CPU-level copy of the search (`cpu::multiversion!`),
+    // so the evaluation runs with that copy's instructions (POPCNT, BMI2).
     #[inline(always)]
     fn evaluate_on<I: Isa>(&self, pos: &Position<G>) -> i32 {
         match self {
             ReversiEvaluator::Pattern(eval) => eval.evaluate_on::<I>(pos),
-            ReversiEvaluator::Classic(eval) => eval.evaluate(pos),
+            ReversiEvaluator::Classic(eval) => eval.evaluate_on::<I>(pos),
         }
     }
 }
