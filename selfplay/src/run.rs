@@ -341,6 +341,18 @@ fn prepare_players<P: GameProtocol>(protocol: &P, specs: &[PlayerSpec], out: &Pa
 
 /// Runs (or resumes) `job` in `options.out`.
 pub fn run<P: GameProtocol>(protocol: &P, job: &Job, options: &RunOptions) -> Result<Summary, String> {
+    run_observed(protocol, job, options, |_, _, _| {})
+}
+
+/// [`run`], telling `observe` after each game the games in the folder, the
+/// games the folder will hold, and the status line (W-D-L, Elo, LLR): for a
+/// caller that shows its own progress (`options.quiet`).
+pub fn run_observed<P: GameProtocol>(
+    protocol: &P,
+    job: &Job,
+    options: &RunOptions,
+    mut observe: impl FnMut(u64, u64, &str),
+) -> Result<Summary, String> {
     if job.players.len() < 2 {
         return Err("expected at least two players".into());
     }
@@ -496,7 +508,9 @@ pub fn run<P: GameProtocol>(protocol: &P, job: &Job, options: &RunOptions) -> Re
             if options.sprt.is_some_and(|sprt| sprt.verdict(&tally.total_pairs) != Verdict::Continue) {
                 stop.store(true, Ordering::Relaxed);
             }
-            progress.update(summary.games, &tally.status(options.sprt.as_ref()));
+            let status = tally.status(options.sprt.as_ref());
+            progress.update(summary.games, &status);
+            observe(summary.games, shard_total, &status);
         }
     });
     progress.finish();

@@ -6,7 +6,9 @@
 //! [`local_search`] the optimisers, [`run`] a tuning run on disk;
 //! [`reversi`] and [`pente`] are the evaluations as tuning models;
 //! [`eval_error`] checks evaluations against a reference search and
-//! [`label`] scores training positions with one. The
+//! [`label`] scores training positions with one; [`matches`] plays weight
+//! files against each other, and [`round_loop`] chains self-play, tuning
+//! and proof round after round, keeping its [`ladder`]. The
 //! evaluations stay linear in their weights, so a position's score is
 //! `Σ weight[i] * multiplicity[i]` over its features.
 
@@ -14,10 +16,13 @@ pub mod dataset;
 pub mod eval_error;
 pub mod gradient;
 pub mod label;
+pub mod ladder;
 pub mod local_search;
 pub mod loss;
+pub mod matches;
 pub mod pente;
 pub mod reversi;
+pub mod round_loop;
 pub mod run;
 
 /// Synthetic training data for the optimisers' tests.

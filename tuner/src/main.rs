@@ -3,18 +3,22 @@
 //! binary weights file.
 
 use clap::{Parser, Subcommand};
-use engine::eval::{ClassicEval, PatternEval, WeightKey, WeightSet, weights};
+use engine::eval::{ClassicEval, PatternEval, WeightKey, WeightSet};
 use engine::reversi::{Geometry, ReversiEvaluator, Variant};
 use engine::with_geometry;
 use selfplay::record::FolderLock;
+use selfplay::run::RunOptions;
+use selfplay::stats::Sprt;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use tuner::eval_error;
-use tuner::gradient::{self, GradientOptions};
+use tuner::gradient::GradientOptions;
 use tuner::label::LabelOptions;
-use tuner::local_search::{LocalSearch, PassLog};
+use tuner::local_search::LocalSearch;
+use tuner::matches::{self, Budget, MatchPlan};
 use tuner::pente::PenteModel;
 use tuner::reversi::ReversiModel;
+use tuner::round_loop::{self, LoopOptions, LoopSettings};
 use tuner::run::{self, Model, Target, weight_set};
 
 /// Tunes evaluation weights on self-play positions (Texel loss: Adam or local search).
@@ -39,6 +43,11 @@ enum Command {
     /// (unfinished, within the empties range, optionally a seeded sample)
     /// plus a `label` column in discs. Resumable: rerun the same command.
     Label(LabelArgs),
+    /// The overnight loop: rounds of self-play with the current best
+    /// weights, a fit from them, and an SPRT of the fit against them at
+    /// equal nodes; the accepted fits climb `ladder.csv`. Resumable: rerun
+    /// the same command.
+    Loop(LoopArgs),
     /// Convert a weights file between the text and the compiled-in binary
     /// form (a file of an older layout gains its missing tables as zeros;
     /// the binary form keeps one value per orbit of a self-symmetric table,
@@ -58,6 +67,91 @@ struct ConvertArgs {
     /// A line for a binary file's header (repeat).
     #[arg(long)]
     note: Vec<String>,
+}
+
+#[derive(clap::Args)]
+#[command(group = clap::ArgGroup::new("length").required(true).args(["rounds", "hours"]))]
+struct LoopArgs {
+    /// Variant whose evaluation is tuned (a Reversi variant or pente).
+    #[arg(long)]
+    variant: WeightKey,
+    /// The loop's folder: rounds, ladder.csv, best.txt (one loop at a time).
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+    /// Stop once the ladder has this many rounds.
+    #[arg(long)]
+    rounds: Option<u32>,
+    /// Start no round after this many hours (of this run).
+    #[arg(long)]
+    hours: Option<f64>,
+    /// Weights of round 0 (default: compiled in).
+    #[arg(long, value_name = "FILE")]
+    start: Option<PathBuf>,
+    /// Self-play games per round (even).
+    #[arg(long, default_value_t = 2000)]
+    games: u64,
+    /// Search nodes per move, in self-play and verification.
+    #[arg(long, default_value_t = 20_000, conflicts_with = "depth")]
+    nodes: u64,
+    /// Search to this depth per move instead of a node budget.
+    #[arg(long)]
+    depth: Option<u32>,
+    /// Transposition table of each engine in MiB (default: the engine's).
+    #[arg(long, value_name = "MIB", default_value_t = 0)]
+    tt: usize,
+    /// Random plies before each pair's opening.
+    #[arg(long, default_value_t = 10)]
+    random_plies: u32,
+    /// Rounds of positions a fit sees (this round's and those before).
+    #[arg(long, default_value_t = 3)]
+    window: u32,
+    /// Training target, as for `tune`: result, discs, label, blend=L (L
+    /// times the result plus 1 - L times the final disc difference) or
+    /// score=K.
+    #[arg(long, default_value = "discs")]
+    target: String,
+    /// The target blend=L: L times the game result plus 1 - L times the
+    /// final disc difference (a search-score target is --target label on
+    /// relabelled data; the loop does not relabel).
+    #[arg(long, conflicts_with = "target")]
+    lambda: Option<f64>,
+    /// One game pair in N validates.
+    #[arg(long, default_value_t = 10)]
+    validation_every: u64,
+    /// Adam: step size in score units.
+    #[arg(long, default_value_t = GradientOptions::default().learning_rate)]
+    learning_rate: f64,
+    /// Adam: weight of the L2 penalty.
+    #[arg(long, default_value_t = GradientOptions::default().l2)]
+    l2: f64,
+    /// Adam: epochs at most.
+    #[arg(long, default_value_t = GradientOptions::default().epochs)]
+    epochs: usize,
+    /// Adam: epochs without a better validation loss before it stops.
+    #[arg(long, default_value_t = GradientOptions::default().patience)]
+    patience_epochs: usize,
+    /// Verification games at most (even).
+    #[arg(long, default_value_t = 400)]
+    verify_games: u64,
+    /// Verification games between two looks at the SPRT (even).
+    #[arg(long, default_value_t = 20)]
+    verify_chunk: u64,
+    /// The verification's SPRT: elo0,elo1[,alpha,beta].
+    #[arg(long, default_value = "0,20", value_parser = Sprt::parse)]
+    sprt: Sprt,
+    /// Seed of the openings and of everything random.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Games played at once (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// At the end, write the best weights as the engine's compiled-in file
+    /// (engine/weights/VARIANT.bin, or --compiled).
+    #[arg(long)]
+    write_compiled: bool,
+    /// Where --write-compiled writes.
+    #[arg(long, value_name = "PATH", requires = "write_compiled")]
+    compiled: Option<PathBuf>,
 }
 
 #[derive(clap::Args)]
@@ -253,6 +347,7 @@ fn main() -> ExitCode {
         Command::EvalError(args) => with_geometry!(args.variant, G => eval_error::<G>(&args)),
         Command::Label(args) => with_geometry!(args.variant, G => label::<G>(&args)),
         Command::Convert(args) => convert(&args),
+        Command::Loop(args) => tuner_loop(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -365,11 +460,9 @@ fn convert(args: &ConvertArgs) -> Result<(), String> {
     };
     report_zeroed(&args.from, &zeroed);
     if args.to.extension().is_some_and(|e| e == BINARY_EXTENSION) {
-        let command = std::env::args().collect::<Vec<_>>().join(" ");
-        let mut notes = vec![format!("@generated by {command}")];
-        notes.extend(args.note.iter().cloned());
+        let mut notes = args.note.clone();
         notes.extend(source_notes);
-        run::write_atomically(&args.to, set.to_binary(&notes))
+        run::write_compiled(&args.to, &set, &notes)
     } else {
         set.save(&args.to)
     }
@@ -412,9 +505,7 @@ fn tune_with(args: &TuneArgs, model: &dyn Model) -> Result<(), String> {
     };
     let files = data_files(&args.data);
     let loaded = std::time::Instant::now();
-    let all = run::load(&files, model, args.target)?;
-    let (train, validation) = all.split_by_game(|g| run::is_validation(g, args.validation_every));
-    drop(all);
+    let (train, validation) = run::load_split(&files, model, args.target, args.validation_every)?;
     eprintln!(
         "{} training and {} validation positions from {} file(s) in {:.1} s",
         train.len(),
@@ -422,14 +513,11 @@ fn tune_with(args: &TuneArgs, model: &dyn Model) -> Result<(), String> {
         files.len(),
         loaded.elapsed().as_secs_f64()
     );
-    if train.is_empty() || validation.is_empty() {
-        return Err("need positions in both the training and the validation set: give more games".into());
-    }
     std::fs::create_dir_all(&args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
     let _lock = FolderLock::acquire(&args.out)?;
     let bounds = model.bounds();
-    weight_set(args.variant, &model.weights()).save(&args.out.join("start.txt"))?;
-    let log_path = args.out.join("tune_log.csv");
+    weight_set(args.variant, &model.weights()).save(&args.out.join(run::START_NAME))?;
+    let log_path = args.out.join(run::LOG_NAME);
     let (k, best_weights, log) = match args.optimizer {
         Optimizer::Local => {
             let checkpoint = args.out.join("checkpoint.json");
@@ -452,7 +540,7 @@ fn tune_with(args: &TuneArgs, model: &dyn Model) -> Result<(), String> {
                 return Err("--resume continues a local search: rerun the Adam fit instead (it takes minutes)".into());
             }
             let start = model.weights();
-            let k = k_arg.unwrap_or_else(|| tuner::loss::fit_k(&train, &train.evaluate_all(&start)));
+            let k = run::scale_k(&train, &start, k_arg);
             eprintln!("K = {k:.6}");
             let options = GradientOptions {
                 learning_rate: args.learning_rate,
@@ -460,19 +548,14 @@ fn tune_with(args: &TuneArgs, model: &dyn Model) -> Result<(), String> {
                 epochs: args.epochs,
                 patience: args.patience_epochs,
             };
-            let mut rows: Vec<PassLog> = Vec::new();
-            let fit = gradient::fit(&train, &validation, &bounds, &start, k, &options, |row| {
+            let input = run::FitInput { train: &train, validation: &validation, bounds: &bounds, start: &start, k };
+            let done = run::adam(&input, &options, &log_path, |row| {
                 eprintln!(
                     "epoch {}: train {:.6}, validation {:.6}, {} weights changed, {:.1} s",
                     row.pass, row.train_loss, row.validation_loss, row.changed, row.seconds
                 );
-                rows.push(row.clone());
-                // The log on disk follows the fit (a kill loses nothing shown).
-                if let Err(e) = run::write_atomically(&log_path, run::log_csv(&rows)) {
-                    eprintln!("{e}");
-                }
-            });
-            (k, fit.weights, fit.log)
+            })?;
+            (done.k, done.fit.weights, done.fit.log)
         }
     };
     run::write_atomically(&log_path, run::log_csv(&log))?;
@@ -480,7 +563,7 @@ fn tune_with(args: &TuneArgs, model: &dyn Model) -> Result<(), String> {
     let best = weight_set(args.variant, &best_weights);
     best.save(&args.out.join("weights.txt"))?;
     let first = &log[0];
-    let best_row = log.iter().min_by(|a, b| a.validation_loss.total_cmp(&b.validation_loss)).expect("pass 0");
+    let best_row = run::best_row(&log);
     eprintln!(
         "best validation loss {:.6} (pass {}), from {:.6}; weights in {}",
         best_row.validation_loss,
@@ -489,12 +572,8 @@ fn tune_with(args: &TuneArgs, model: &dyn Model) -> Result<(), String> {
         args.out.join("weights.txt").display()
     );
     if !args.no_compiled {
-        let path = args.compiled.clone().unwrap_or_else(|| {
-            Path::new("engine").join(weights::COMPILED_DIR).join(weights::compiled_file_name(args.variant))
-        });
-        let command = std::env::args().collect::<Vec<_>>().join(" ");
+        let path = args.compiled.clone().unwrap_or_else(|| run::compiled_path(args.variant));
         let mut notes = vec![
-            format!("@generated by {command}"),
             format!("dataset: {}", files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>().join(", ")),
             format!(
                 "positions: {} training, {} validation; K = {k:.6}; target {:?}",
@@ -508,50 +587,86 @@ fn tune_with(args: &TuneArgs, model: &dyn Model) -> Result<(), String> {
             ),
         ];
         notes.extend(args.note.iter().cloned());
-        run::write_atomically(&path, best.to_binary(&notes))?;
+        run::write_compiled(&path, &best, &notes)?;
         eprintln!("wrote {} (rebuild the engine to compile the new weights in)", path.display());
     }
     Ok(())
 }
 
-/// Clock of a fixed-depth verification game: never reached.
-const UNTIMED_GAME_SECONDS: f64 = 1e6;
-
 fn verify(args: &VerifyArgs) -> Result<(), String> {
-    use selfplay::protocol::{PenteProtocol, ReversiProtocol};
-    use selfplay::run::{Job, RunOptions, Schedule};
     let pick = |given: &Option<PathBuf>, name: &str| {
         given.clone().or_else(|| args.tuned.as_ref().map(|d| d.join(name))).expect("clap requires one")
     };
-    let (new, old) = (pick(&args.new, "weights.txt"), pick(&args.old, "start.txt"));
+    let (new, old) = (pick(&args.new, "weights.txt"), pick(&args.old, run::START_NAME));
     for path in [&new, &old] {
-        let set = WeightSet::load(path)?;
-        if set.key != args.variant {
-            return Err(format!("{}: weights are for {}, expected {}", path.display(), set.key, args.variant));
-        }
+        matches::check_weights(path, args.variant)?;
     }
-    let spec = |path: &Path| format!("engine:depth={},weights={}", args.depth, path.display());
-    let job = Job {
-        variant: args.variant.name().to_string(),
-        players: vec![spec(&new), spec(&old)],
-        schedule: Schedule::RoundRobin,
+    let plan = MatchPlan {
+        budget: Budget::Depth(args.depth),
+        tt_mb: 0,
         games: args.games,
-        seed: args.seed,
-        openings: None,
         random_plies: args.random_plies,
-        tc: UNTIMED_GAME_SECONDS,
-        sample_every: 1,
-        shard: None,
+        seed: args.seed,
     };
+    let job = matches::match_job(args.variant, &new, &old, &plan);
     let threads = threads_or_cores(args.threads);
     let options =
         RunOptions { out: args.out.clone(), threads, sprt: None, command: std::env::args().collect(), quiet: false };
-    let summary = match args.variant {
-        WeightKey::Reversi(variant) => {
-            with_geometry!(variant, G => selfplay::run::run(&ReversiProtocol::<G>::new(variant), &job, &options))?
-        }
-        WeightKey::Pente => selfplay::run::run(&PenteProtocol, &job, &options)?,
-    };
+    let summary = matches::play(args.variant, &job, &options, |_, _, _| {})?;
     print!("{}", summary.report);
+    Ok(())
+}
+
+fn tuner_loop(args: &LoopArgs) -> Result<(), String> {
+    if let Some(hours) = args.hours
+        && !(hours.is_finite() && hours > 0.0)
+    {
+        return Err(format!("--hours {hours}: expected a positive number"));
+    }
+    let target = args.lambda.map_or_else(|| args.target.clone(), |l| format!("blend={l}"));
+    // Fail on a bad target before anything is written.
+    target.parse::<Target>().map_err(|e| format!("--target/--lambda: {e}"))?;
+    let settings = LoopSettings {
+        variant: args.variant.name().to_string(),
+        seed: args.seed,
+        start: args.start.clone(),
+        games: args.games,
+        budget: args.depth.map_or(Budget::Nodes(args.nodes), Budget::Depth),
+        tt_mb: args.tt,
+        random_plies: args.random_plies,
+        window: args.window,
+        target,
+        validation_every: args.validation_every,
+        learning_rate: args.learning_rate,
+        l2: args.l2,
+        epochs: args.epochs,
+        patience: args.patience_epochs,
+        verify_games: args.verify_games,
+        verify_chunk: args.verify_chunk,
+        sprt: args.sprt,
+    };
+    let options = LoopOptions {
+        out: args.out.clone(),
+        settings,
+        rounds: args.rounds,
+        hours: args.hours,
+        threads: threads_or_cores(args.threads),
+        write_compiled: args
+            .write_compiled
+            .then(|| args.compiled.clone().unwrap_or_else(|| run::compiled_path(args.variant))),
+        quiet: false,
+        stop_after_steps: None,
+    };
+    let report = round_loop::run_loop(&options)?;
+    eprintln!(
+        "{} rounds in {}; best weights {} (cumulative Elo {:+.1})",
+        report.rounds,
+        args.out.join(tuner::ladder::LADDER_FILE).display(),
+        report.best.display(),
+        report.cumulative_elo
+    );
+    if let Some(path) = &options.write_compiled {
+        eprintln!("wrote {} (rebuild the engine to compile the new weights in)", path.display());
+    }
     Ok(())
 }

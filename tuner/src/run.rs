@@ -3,6 +3,7 @@
 //! the progress display.
 
 use crate::dataset::{Dataset, Sample, mix};
+use crate::gradient::{self, GradientFit, GradientOptions};
 use crate::local_search::{Bounds, LocalSearch, PassLog, TuneState};
 use crate::loss::sigmoid;
 use engine::eval::{SCORE_PER_DISC, WeightKey, WeightSet};
@@ -119,6 +120,11 @@ pub mod columns {
     pub const LABEL: &str = "label";
 }
 
+/// A tuning folder's starting weights.
+pub const START_NAME: &str = "start.txt";
+/// A tuning folder's log of passes or epochs.
+pub const LOG_NAME: &str = "tune_log.csv";
+
 /// Games per colour-swapped pair in a self-play run (`pair = game / 2`).
 const GAMES_PER_PAIR: u64 = 2;
 
@@ -127,11 +133,14 @@ const GAMES_PER_PAIR: u64 = 2;
 /// and puts the positions `tuner label` took from a run on the same side as
 /// the run's other positions, whatever the order of the files); the model's score
 /// span scales disc differences for [`Target::Discs`]. Errors name the file
-/// and line.
+/// and line. Each file's games go in the order of their ids (a game's rows
+/// in file order), so the data, and a fit on it, do not depend on the order
+/// in which a run's threads finished its games.
 pub fn load(files: &[PathBuf], model: &dyn Model, target: Target) -> Result<Dataset, String> {
     let cells = model.score_span();
     let mut data = Dataset::new();
     for path in files {
+        let mut rows: Vec<(u64, Sample)> = Vec::new();
         let shown = path.display();
         let mut reader = csv::Reader::from_path(path).map_err(|e| format!("{shown}: cannot read: {e}"))?;
         let headers = reader.headers().map_err(|e| format!("{shown}:1: bad header: {e}"))?.clone();
@@ -166,10 +175,112 @@ pub fn load(files: &[PathBuf], model: &dyn Model, target: Target) -> Result<Data
             // start from one opening and, between equal engines, are the same
             // game with colours swapped. Pair k of every file goes one way.
             let pair = game_id / GAMES_PER_PAIR;
-            data.push(&Sample { game: mix(pair), features, target });
+            rows.push((game_id, Sample { game: mix(pair), features, target }));
+        }
+        // Stable: a game's rows keep their order.
+        rows.sort_by_key(|&(game, _)| game);
+        for (_, sample) in &rows {
+            data.push(sample);
         }
     }
     Ok(data)
+}
+
+/// The positions of `files` split into a training and a validation set
+/// (one game pair in `validation_every` validates), both non-empty.
+pub fn load_split(
+    files: &[PathBuf],
+    model: &dyn Model,
+    target: Target,
+    validation_every: u64,
+) -> Result<(Dataset, Dataset), String> {
+    let all = load(files, model, target)?;
+    let (train, validation) = all.split_by_game(|g| is_validation(g, validation_every));
+    if train.is_empty() || validation.is_empty() {
+        return Err("need positions in both the training and the validation set: give more games".into());
+    }
+    Ok((train, validation))
+}
+
+/// A finished Adam fit on disk: its K and the fit.
+pub struct AdamRun {
+    /// The logistic scale the fit used.
+    pub k: f64,
+    /// The fitted weights and the log of every epoch.
+    pub fit: GradientFit,
+}
+
+/// What a fit starts from: the data, the weights' limits, the starting
+/// weights and the logistic scale K.
+#[derive(Clone, Copy)]
+pub struct FitInput<'a> {
+    /// Training set.
+    pub train: &'a Dataset,
+    /// Validation set.
+    pub validation: &'a Dataset,
+    /// Limits of each weight.
+    pub bounds: &'a [Bounds],
+    /// Starting weights.
+    pub start: &'a [i32],
+    /// Logistic scale.
+    pub k: f64,
+}
+
+/// K for a fit from `start`: `given`, else fitted to the training set.
+pub fn scale_k(train: &Dataset, start: &[i32], given: Option<f64>) -> f64 {
+    given.unwrap_or_else(|| crate::loss::fit_k(train, &train.evaluate_all(start)))
+}
+
+/// Full-batch Adam from `start` with scale `k`, writing `tune_log.csv` to
+/// `log_path` after every epoch (a kill loses nothing shown) and once more
+/// at the end; `each` sees every epoch's row. The one Adam run of `tune`
+/// and `loop`: deterministic given its inputs.
+pub fn adam(
+    input: &FitInput<'_>,
+    options: &GradientOptions,
+    log_path: &Path,
+    mut each: impl FnMut(&PassLog),
+) -> Result<AdamRun, String> {
+    let FitInput { train, validation, bounds, start, k } = *input;
+    let mut rows: Vec<PassLog> = Vec::new();
+    let mut log_error = None;
+    let fit = gradient::fit(train, validation, bounds, start, k, options, |row| {
+        each(row);
+        rows.push(row.clone());
+        if let Err(e) = write_atomically(log_path, log_csv(&rows)) {
+            log_error.get_or_insert(e);
+        }
+    });
+    if let Some(e) = log_error {
+        return Err(e);
+    }
+    write_atomically(log_path, log_csv(&fit.log))?;
+    Ok(AdamRun { k, fit })
+}
+
+/// The row of `log` with the lowest validation loss (pass 0 on ties).
+pub fn best_row(log: &[PassLog]) -> &PassLog {
+    log.iter().min_by(|a, b| a.validation_loss.total_cmp(&b.validation_loss)).expect("pass 0 is always logged")
+}
+
+/// The engine's compiled-in weights file of `key`, relative to the
+/// workspace: `engine/weights/NAME.bin`.
+pub fn compiled_path(key: WeightKey) -> PathBuf {
+    Path::new("engine").join(engine::eval::weights::COMPILED_DIR).join(engine::eval::weights::compiled_file_name(key))
+}
+
+/// Writes `set` as a compiled-in binary weights file at `path`, with the
+/// command line first among its header notes.
+pub fn write_compiled(path: &Path, set: &WeightSet, notes: &[String]) -> Result<(), String> {
+    let command = std::env::args().collect::<Vec<_>>().join(" ");
+    let mut all = vec![format!("@generated by {command}")];
+    all.extend(notes.iter().cloned());
+    write_atomically(path, set.to_binary(&all))
+}
+
+/// Writes `set` in the text form through a temporary file.
+pub fn save_atomically(path: &Path, set: &WeightSet) -> Result<(), String> {
+    write_atomically(path, set.to_text())
 }
 
 /// The first `count` indices (all of them when `len` is smaller) of a

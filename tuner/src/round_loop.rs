@@ -1,0 +1,673 @@
+//! `tuner loop`: the overnight research loop as one resumable command.
+//!
+//! Each round, in its folder `round-NNN` of the loop's folder:
+//! 1. `selfplay/`: the current best weights play themselves at a node or
+//!    depth budget per move (a selfplay run, resumed game by game);
+//! 2. `tune/`: Adam from the current best on the positions of the last
+//!    `window` rounds (the code path of `tuner tune`);
+//! 3. `verify/chunk-CCC/`: the fitted weights against the current best at
+//!    the same budget, colour-swapped pairs from random openings, chunk
+//!    after chunk until the SPRT on the pairs decides or the game cap is
+//!    reached;
+//! 4. the decision: the round's row goes to `ladder.csv` and, when the
+//!    new weights are accepted, they become the current best (`best.txt`).
+//!
+//! A step is done when its marker (`selfplay.json`, `tune.json`,
+//! `verify.json`, `row.csv`) exists; markers and weights are written
+//! through a temporary file and a rename, so a rerun after a kill redoes at
+//! most the step that was cut short. Everything that decides (games,
+//! openings, the fit, the SPRT at chunk ends) is fixed by the settings and
+//! the seed, never by the clock: a killed and rerun loop writes the same
+//! ladder as an uninterrupted one, but for its CPU-second columns.
+
+use crate::gradient::GradientOptions;
+use crate::ladder::{self, LADDER_FILE, LadderRow};
+use crate::matches::{self, Budget, MatchPlan, MatchTally};
+use crate::pente::PenteModel;
+use crate::reversi::ReversiModel;
+use crate::run::{self, Model, Target, weight_set};
+use engine::cputime::process_cpu_time;
+use engine::eval::{WeightKey, WeightSet};
+use engine::mix::splitmix64;
+use engine::with_geometry;
+use indicatif::{ProgressBar, ProgressStyle};
+use selfplay::record::{self, FolderLock};
+use selfplay::run::RunOptions;
+use selfplay::stats::{Sprt, Verdict};
+use serde::{Deserialize, Serialize};
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// The loop's settings file in its folder.
+pub const SETTINGS_FILE: &str = "loop.json";
+/// The starting weights (round 0), copied into the loop's folder.
+pub const START_FILE: &str = "start.txt";
+/// A copy of the current best weights.
+pub const BEST_FILE: &str = "best.txt";
+/// The fitted weights in a round's `tune/` folder.
+pub const TUNED_FILE: &str = "weights.txt";
+/// Steps of a round (self-play, tuning, verification, decision).
+pub const STEPS_PER_ROUND: u32 = 4;
+
+/// What decides the loop's ladder: a rerun on the same folder must give
+/// the same settings (the rounds, hours and threads may change).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LoopSettings {
+    /// Variant (a Reversi variant or pente).
+    pub variant: String,
+    /// Seed of every game's opening and random choice.
+    pub seed: u64,
+    /// The weights of round 0 (`None`: the compiled-in weights).
+    pub start: Option<PathBuf>,
+    /// Self-play games per round (even).
+    pub games: u64,
+    /// Search budget per move, in self-play and verification alike.
+    pub budget: Budget,
+    /// Transposition table of each engine in MiB (0: the engine's default).
+    pub tt_mb: usize,
+    /// Random plies before each pair's opening.
+    pub random_plies: u32,
+    /// Rounds whose positions a fit sees (this one and the ones before).
+    pub window: u32,
+    /// Training target, as `tuner tune --target` takes it.
+    pub target: String,
+    /// One game pair in this many validates.
+    pub validation_every: u64,
+    /// Adam: step size.
+    pub learning_rate: f64,
+    /// Adam: L2 penalty.
+    pub l2: f64,
+    /// Adam: epochs at most.
+    pub epochs: usize,
+    /// Adam: epochs without a better validation loss before it stops.
+    pub patience: usize,
+    /// Verification games at most (even).
+    pub verify_games: u64,
+    /// Verification games between two looks at the SPRT (even).
+    pub verify_chunk: u64,
+    /// The SPRT of the verification (Elo of the new weights).
+    pub sprt: Sprt,
+}
+
+/// A run of the loop.
+#[derive(Clone, Debug)]
+pub struct LoopOptions {
+    /// The loop's folder.
+    pub out: PathBuf,
+    /// What decides the ladder.
+    pub settings: LoopSettings,
+    /// Stop once this many rounds are in the ladder.
+    pub rounds: Option<u32>,
+    /// Start no round after this many hours of this session.
+    pub hours: Option<f64>,
+    /// Games played at once.
+    pub threads: usize,
+    /// Write the final best weights as the compiled-in binary file here.
+    pub write_compiled: Option<PathBuf>,
+    /// Show nothing (tests).
+    pub quiet: bool,
+    /// Stop after this many steps of this session, as a kill would (tests).
+    pub stop_after_steps: Option<u32>,
+}
+
+/// How a run of the loop ended.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LoopReport {
+    /// Rounds in the ladder.
+    pub rounds: u32,
+    /// The current best weights.
+    pub best: PathBuf,
+    /// Sum of the accepted rounds' Elo.
+    pub cumulative_elo: f64,
+    /// True when [`LoopOptions::stop_after_steps`] stopped it.
+    pub stopped: bool,
+}
+
+/// Marker of a finished self-play step.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+struct SelfplayDone {
+    games: u64,
+    positions: u64,
+    cpu_seconds: f64,
+}
+
+/// Marker of a finished fit.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+struct TuneDone {
+    k: f64,
+    train_positions: u64,
+    validation_positions: u64,
+    best_epoch: usize,
+    start_validation_loss: f64,
+    train_loss: f64,
+    validation_loss: f64,
+    cpu_seconds: f64,
+}
+
+/// Marker of a finished verification.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+struct VerifyDone {
+    games: u64,
+    wins: u64,
+    draws: u64,
+    losses: u64,
+    pairs: [u64; 5],
+    llr: f64,
+    /// `H1`, `H0`, or `cap` (the game cap came first).
+    verdict: String,
+    cpu_seconds: f64,
+}
+
+/// The verdict text of a verification the game cap ended.
+const CAP_VERDICT: &str = "cap";
+/// Seed streams of a round's steps.
+const SELFPLAY_STREAM: u64 = 1;
+/// See [`SELFPLAY_STREAM`]; chunk `c` of the verification adds `c`.
+const VERIFY_STREAM: u64 = 1 << 32;
+/// Decimals of the ladder's losses and K.
+const LOSS_DECIMALS: i32 = 6;
+/// Decimals of its Elo columns and LLR.
+const ELO_DECIMALS: i32 = 2;
+/// Decimals of its CPU seconds.
+const CPU_DECIMALS: i32 = 2;
+/// Seconds in an hour.
+const SECONDS_PER_HOUR: f64 = 3600.0;
+
+/// The seed of `stream` in `round` under the loop's `seed`.
+fn step_seed(seed: u64, round: u32, stream: u64) -> u64 {
+    splitmix64(splitmix64(splitmix64(seed) ^ u64::from(round)) ^ stream)
+}
+
+fn round_dir(out: &Path, round: u32) -> PathBuf {
+    out.join(format!("round-{round:03}"))
+}
+
+fn read_json<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<Option<T>, String> {
+    if !path.exists() {
+        return Ok(None);
+    }
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    serde_json::from_str(&text).map(Some).map_err(|e| format!("{}:{}: {e}", path.display(), e.line()))
+}
+
+fn write_json<T: Serialize>(path: &Path, value: &T) -> Result<(), String> {
+    let text = serde_json::to_string_pretty(value).map_err(|e| format!("{}: {e}", path.display()))?;
+    run::write_atomically(path, text + "\n")
+}
+
+/// Checks the settings against the folder's `loop.json`, or writes it.
+fn check_or_write_settings(out: &Path, settings: &LoopSettings) -> Result<(), String> {
+    let path = out.join(SETTINGS_FILE);
+    #[derive(Serialize, Deserialize)]
+    struct SettingsFile {
+        command: Vec<String>,
+        settings: LoopSettings,
+    }
+    match read_json::<SettingsFile>(&path)? {
+        Some(old) if old.settings != *settings => {
+            let (a, b) = (serde_json::to_value(&old.settings), serde_json::to_value(settings));
+            let (a, b) = (a.map_err(|e| e.to_string())?, b.map_err(|e| e.to_string())?);
+            let field = a
+                .as_object()
+                .and_then(|a| a.iter().find(|(k, v)| b.get(k.as_str()) != Some(v)).map(|(k, _)| k.clone()))
+                .unwrap_or_default();
+            Err(format!(
+                "{}: this folder holds a loop with other settings (`{field}` differs); use another --out or the same options",
+                path.display()
+            ))
+        }
+        Some(_) => Ok(()),
+        None => write_json(&path, &SettingsFile { command: std::env::args().collect(), settings: settings.clone() }),
+    }
+}
+
+/// The one progress display of the loop: a bar on a terminal, a line per
+/// step otherwise, nothing when quiet.
+struct Progress {
+    bar: Option<ProgressBar>,
+    quiet: bool,
+}
+
+impl Progress {
+    fn new(quiet: bool) -> Self {
+        let bar = (!quiet && std::io::stderr().is_terminal()).then(|| {
+            let bar = ProgressBar::new(0);
+            bar.set_style(
+                ProgressStyle::with_template("{elapsed_precise} {prefix} [{bar:25}] {pos}/{len} | {msg}")
+                    .expect("the template is valid")
+                    .progress_chars("=> "),
+            );
+            bar
+        });
+        Progress { bar, quiet }
+    }
+
+    /// A new step: `round R <step>`, `len` units.
+    fn step(&self, round: u32, step: &str, len: u64) {
+        if let Some(bar) = &self.bar {
+            bar.set_prefix(format!("round {round} {step}"));
+            bar.set_length(len);
+            bar.set_position(0);
+            bar.set_message("");
+        }
+    }
+
+    fn update(&self, pos: u64, len: u64, message: &str) {
+        if let Some(bar) = &self.bar {
+            bar.set_length(len);
+            bar.set_position(pos);
+            bar.set_message(message.to_string());
+        }
+    }
+
+    fn line(&self, text: &str) {
+        match &self.bar {
+            Some(bar) => bar.println(text),
+            None if !self.quiet => eprintln!("{text}"),
+            None => {}
+        }
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+/// The loop's state between rounds.
+struct State {
+    rows: Vec<LadderRow>,
+    /// The current best weights, relative to the folder.
+    best: String,
+    cumulative_elo: f64,
+}
+
+impl State {
+    fn from_rows(rows: Vec<LadderRow>) -> Self {
+        let best = rows.last().map_or_else(|| START_FILE.to_string(), |r| r.weights.clone());
+        let cumulative_elo = rows.last().map_or(0.0, |r| r.cumulative_elo);
+        State { rows, best, cumulative_elo }
+    }
+}
+
+/// Runs (or resumes) the loop in `options.out`.
+pub fn run_loop(options: &LoopOptions) -> Result<LoopReport, String> {
+    let settings = &options.settings;
+    let variant: WeightKey = settings.variant.parse()?;
+    let target: Target = settings.target.parse()?;
+    for (name, games) in [("games", settings.games), ("verify games", settings.verify_games)] {
+        if games == 0 || !games.is_multiple_of(2) {
+            return Err(format!("{name} {games}: expected a positive even number (colour-swapped pairs)"));
+        }
+    }
+    if settings.verify_chunk == 0 || !settings.verify_chunk.is_multiple_of(2) {
+        return Err(format!("verify chunk {}: expected a positive even number", settings.verify_chunk));
+    }
+    if settings.window == 0 {
+        return Err("window 0: expected at least one round".into());
+    }
+    let out = &options.out;
+    std::fs::create_dir_all(out).map_err(|e| format!("{}: cannot create: {e}", out.display()))?;
+    let _lock = FolderLock::acquire(out)?;
+    check_or_write_settings(out, settings)?;
+    let start_path = out.join(START_FILE);
+    if !start_path.exists() {
+        let start = match &settings.start {
+            Some(path) => WeightSet::load_filling(path)?.0,
+            None => WeightSet::compiled(variant),
+        };
+        if start.key != variant {
+            return Err(format!("start weights are for {}, expected {variant}", start.key));
+        }
+        run::save_atomically(&start_path, &start)?;
+    }
+    let mut state = State::from_rows(finished_rounds(out)?);
+    reconcile_ladder(out, &state.rows)?;
+    write_best(out, &state.best)?;
+
+    let progress = Progress::new(options.quiet);
+    let session = Instant::now();
+    let mut steps = 0u32;
+    let mut step_done = || {
+        steps += 1;
+        options.stop_after_steps.is_some_and(|limit| steps >= limit)
+    };
+    let report = |state: &State, stopped: bool| LoopReport {
+        rounds: state.rows.len() as u32,
+        best: out.join(&state.best),
+        cumulative_elo: state.cumulative_elo,
+        stopped,
+    };
+    loop {
+        let round = state.rows.len() as u32 + 1;
+        if options.rounds.is_some_and(|n| round > n)
+            || options.hours.is_some_and(|h| session.elapsed().as_secs_f64() >= h * SECONDS_PER_HOUR)
+        {
+            break;
+        }
+        let dir = round_dir(out, round);
+        std::fs::create_dir_all(&dir).map_err(|e| format!("{}: cannot create: {e}", dir.display()))?;
+        let best = out.join(&state.best);
+        let context = Step { variant, settings, options, progress: &progress, round, dir: &dir };
+
+        let selfplay = match read_json::<SelfplayDone>(&dir.join("selfplay.json"))? {
+            Some(done) => done,
+            None => {
+                let done = context.selfplay(&best)?;
+                if step_done() {
+                    progress.finish();
+                    return Ok(report(&state, true));
+                }
+                done
+            }
+        };
+        let tune = match read_json::<TuneDone>(&dir.join("tune.json"))? {
+            Some(done) => done,
+            None => {
+                let done = context.tune(&best, target)?;
+                if step_done() {
+                    progress.finish();
+                    return Ok(report(&state, true));
+                }
+                done
+            }
+        };
+        let tuned = dir.join("tune").join(TUNED_FILE);
+        let verify = match read_json::<VerifyDone>(&dir.join("verify.json"))? {
+            Some(done) => done,
+            None => {
+                let done = context.verify(&tuned, &best)?;
+                if step_done() {
+                    progress.finish();
+                    return Ok(report(&state, true));
+                }
+                done
+            }
+        };
+        let row = decide(round, &state, &selfplay, &tune, &verify, out, &tuned);
+        ladder::append(&out.join(LADDER_FILE), &row)?;
+        run::write_atomically(&dir.join("row.csv"), ladder::to_csv(std::slice::from_ref(&row))?)?;
+        progress.line(&row_line(&row));
+        state.best = row.weights.clone();
+        state.cumulative_elo = row.cumulative_elo;
+        state.rows.push(row);
+        write_best(out, &state.best)?;
+        if step_done() {
+            progress.finish();
+            return Ok(report(&state, true));
+        }
+    }
+    progress.finish();
+    if let Some(path) = &options.write_compiled {
+        let set = WeightSet::load(&out.join(&state.best))?;
+        let notes = vec![format!(
+            "tuner loop {}: {} rounds, cumulative Elo {:+.1}, weights {}",
+            out.display(),
+            state.rows.len(),
+            state.cumulative_elo,
+            state.best
+        )];
+        run::write_compiled(path, &set, &notes)?;
+    }
+    Ok(report(&state, false))
+}
+
+/// The rows of the rounds whose `row.csv` exists, from round 1 on.
+fn finished_rounds(out: &Path) -> Result<Vec<LadderRow>, String> {
+    let mut rows = Vec::new();
+    loop {
+        let path = round_dir(out, rows.len() as u32 + 1).join("row.csv");
+        if !path.exists() {
+            return Ok(rows);
+        }
+        let mut read = ladder::read(&path)?;
+        if read.len() != 1 {
+            return Err(format!("{}: expected one ladder row", path.display()));
+        }
+        rows.push(read.remove(0));
+    }
+}
+
+/// Makes `ladder.csv` hold exactly the finished rounds' rows (a kill may
+/// have left a row of an unfinished round or half a row).
+fn reconcile_ladder(out: &Path, rows: &[LadderRow]) -> Result<(), String> {
+    let path = out.join(LADDER_FILE);
+    let text = ladder::to_csv(rows)?;
+    if path.exists() && std::fs::read_to_string(&path).is_ok_and(|t| t == text) {
+        return Ok(());
+    }
+    if rows.is_empty() && !path.exists() {
+        return Ok(());
+    }
+    run::write_atomically(&path, text)
+}
+
+fn write_best(out: &Path, best: &str) -> Result<(), String> {
+    let set = WeightSet::load(&out.join(best))?;
+    run::save_atomically(&out.join(BEST_FILE), &set)
+}
+
+/// The decision and the ladder row of a round whose steps are done.
+fn decide(
+    round: u32,
+    state: &State,
+    selfplay: &SelfplayDone,
+    tune: &TuneDone,
+    verify: &VerifyDone,
+    out: &Path,
+    tuned: &Path,
+) -> LadderRow {
+    let pairs = selfplay::stats::Pentanomial(verify.pairs);
+    let (elo, error) = pairs.elo().map_or((0.0, 0.0), |e| (e.elo, e.error));
+    let accepted = verify.verdict == "H1" || (verify.verdict == CAP_VERDICT && verify.llr > 0.0);
+    let weights = if accepted {
+        tuned.strip_prefix(out).unwrap_or(tuned).to_string_lossy().into_owned()
+    } else {
+        state.best.clone()
+    };
+    let elo = ladder::rounded(elo, ELO_DECIMALS);
+    LadderRow {
+        round,
+        games: selfplay.games,
+        positions: selfplay.positions,
+        train_positions: tune.train_positions,
+        k: ladder::rounded(tune.k, LOSS_DECIMALS + 2),
+        train_loss: ladder::rounded(tune.train_loss, LOSS_DECIMALS),
+        validation_loss: ladder::rounded(tune.validation_loss, LOSS_DECIMALS),
+        verify_games: verify.games,
+        wins: verify.wins,
+        draws: verify.draws,
+        losses: verify.losses,
+        elo,
+        elo_error: ladder::rounded(error, ELO_DECIMALS),
+        llr: ladder::rounded(verify.llr, ELO_DECIMALS),
+        accepted,
+        cumulative_elo: ladder::rounded(state.cumulative_elo + if accepted { elo } else { 0.0 }, ELO_DECIMALS),
+        weights,
+        selfplay_cpu: ladder::rounded(selfplay.cpu_seconds, CPU_DECIMALS),
+        tune_cpu: ladder::rounded(tune.cpu_seconds, CPU_DECIMALS),
+        verify_cpu: ladder::rounded(verify.cpu_seconds, CPU_DECIMALS),
+    }
+}
+
+/// The line a finished round prints.
+fn row_line(r: &LadderRow) -> String {
+    format!(
+        "round {}: {} games, {} positions; validation loss {:.6}; W-D-L {}-{}-{}, {}, LLR {:.2}: {}; cumulative Elo {:+.1}",
+        r.round,
+        r.games,
+        r.positions,
+        r.validation_loss,
+        r.wins,
+        r.draws,
+        r.losses,
+        selfplay::stats::elo_text(r.elo, r.elo_error),
+        r.llr,
+        if r.accepted { "accepted" } else { "rejected" },
+        r.cumulative_elo
+    )
+}
+
+/// What every step of a round needs.
+struct Step<'a> {
+    variant: WeightKey,
+    settings: &'a LoopSettings,
+    options: &'a LoopOptions,
+    progress: &'a Progress,
+    round: u32,
+    dir: &'a Path,
+}
+
+impl Step<'_> {
+    fn run_options(&self, out: PathBuf) -> RunOptions {
+        RunOptions { out, threads: self.options.threads, sprt: None, command: std::env::args().collect(), quiet: true }
+    }
+
+    /// The loop's way of playing `games` games from the openings of `seed`.
+    fn plan(&self, games: u64, seed: u64) -> MatchPlan {
+        let s = self.settings;
+        MatchPlan { budget: s.budget, tt_mb: s.tt_mb, games, random_plies: s.random_plies, seed }
+    }
+
+    /// Plays `job` into `out`; an interrupted run is an error (rerun to continue).
+    fn play(&self, job: &selfplay::run::Job, out: PathBuf, before: u64, total: u64, extra: &str) -> Result<(), String> {
+        let summary = matches::play(self.variant, job, &self.run_options(out), |games, _, status| {
+            self.progress.update(before + games, total, &format!("{status}{extra}"));
+        })?;
+        if summary.stopped_early {
+            return Err("interrupted: rerun the same command to continue".into());
+        }
+        Ok(())
+    }
+
+    /// Step 1: the current best plays itself.
+    fn selfplay(&self, best: &Path) -> Result<SelfplayDone, String> {
+        let s = self.settings;
+        self.progress.step(self.round, "self-play", s.games);
+        let seed = step_seed(s.seed, self.round, SELFPLAY_STREAM);
+        let job = matches::match_job(self.variant, best, best, &self.plan(s.games, seed));
+        let folder = self.dir.join("selfplay");
+        self.play(&job, folder.clone(), 0, s.games, "")?;
+        let tally = MatchTally::of_folder(&folder)?;
+        let mut positions = 0u64;
+        record::read_positions(&folder.join(record::POSITIONS_FILE), |_| {
+            positions += 1;
+            Ok(())
+        })?;
+        let done = SelfplayDone { games: tally.wdl.games(), positions, cpu_seconds: tally.cpu_seconds };
+        write_json(&self.dir.join("selfplay.json"), &done)?;
+        Ok(done)
+    }
+
+    /// Step 2: Adam from the current best on the window's positions.
+    fn tune(&self, best: &Path, target: Target) -> Result<TuneDone, String> {
+        let (s, round) = (self.settings, self.round);
+        let first = round.saturating_sub(s.window - 1).max(1);
+        let files: Vec<PathBuf> = (first..=round)
+            .map(|r| round_dir(&self.options.out, r).join("selfplay").join(record::POSITIONS_FILE))
+            .collect();
+        let start = WeightSet::load(best)?;
+        let cpu = process_cpu_time();
+        let done = match self.variant {
+            WeightKey::Reversi(v) => with_geometry!(v, G => self.fit(&ReversiModel::<G>::new(start), &files, target)),
+            WeightKey::Pente => self.fit(&PenteModel::new(start), &files, target),
+        }?;
+        let done = TuneDone { cpu_seconds: (process_cpu_time() - cpu).as_secs_f64(), ..done };
+        write_json(&self.dir.join("tune.json"), &done)?;
+        Ok(done)
+    }
+
+    fn fit(&self, model: &dyn Model, files: &[PathBuf], target: Target) -> Result<TuneDone, String> {
+        let s = self.settings;
+        self.progress.step(self.round, "tune", s.epochs as u64);
+        let (train, validation) = run::load_split(files, model, target, s.validation_every)?;
+        let folder = self.dir.join("tune");
+        std::fs::create_dir_all(&folder).map_err(|e| format!("{}: cannot create: {e}", folder.display()))?;
+        let start = model.weights();
+        run::save_atomically(&folder.join(run::START_NAME), &weight_set(self.variant, &start))?;
+        let k = run::scale_k(&train, &start, target.fixed_k());
+        let options =
+            GradientOptions { learning_rate: s.learning_rate, l2: s.l2, epochs: s.epochs, patience: s.patience };
+        let bounds = model.bounds();
+        let log_path = folder.join(run::LOG_NAME);
+        let input = run::FitInput { train: &train, validation: &validation, bounds: &bounds, start: &start, k };
+        let done = run::adam(&input, &options, &log_path, |row| {
+            let message = format!("train {:.6}, validation {:.6}", row.train_loss, row.validation_loss);
+            self.progress.update(row.pass as u64, s.epochs as u64, &message);
+        })?;
+        run::save_atomically(&folder.join(TUNED_FILE), &weight_set(self.variant, &done.fit.weights))?;
+        let best = run::best_row(&done.fit.log);
+        Ok(TuneDone {
+            k,
+            train_positions: train.len() as u64,
+            validation_positions: validation.len() as u64,
+            best_epoch: done.fit.best_epoch,
+            start_validation_loss: done.fit.log[0].validation_loss,
+            train_loss: best.train_loss,
+            validation_loss: best.validation_loss,
+            cpu_seconds: 0.0,
+        })
+    }
+
+    /// Step 3: the fitted weights against the current best, chunk after
+    /// chunk, until the SPRT decides or the cap is reached.
+    fn verify(&self, tuned: &Path, best: &Path) -> Result<VerifyDone, String> {
+        let s = self.settings;
+        self.progress.step(self.round, "verify", s.verify_games);
+        let mut tally = MatchTally::default();
+        let mut chunk = 0u64;
+        loop {
+            let games = s.verify_chunk.min(s.verify_games - tally.wdl.games());
+            let seed = step_seed(s.seed, self.round, VERIFY_STREAM + chunk);
+            let job = matches::match_job(self.variant, tuned, best, &self.plan(games, seed));
+            let folder = self.dir.join("verify").join(format!("chunk-{chunk:03}"));
+            let llr = s.sprt.llr(&tally.pairs);
+            self.play(&job, folder.clone(), tally.wdl.games(), s.verify_games, &format!(" | LLR so far {llr:.2}"))?;
+            let mut games_of_chunk = record::games_in(&folder)?;
+            if games_of_chunk.len() as u64 != games {
+                return Err(format!("{}: expected {games} games", folder.display()));
+            }
+            // Pairs are numbered within a chunk: keep them apart.
+            for g in &mut games_of_chunk {
+                g.game += chunk * s.verify_chunk;
+            }
+            tally.add_games(&games_of_chunk);
+            chunk += 1;
+            let verdict = match s.sprt.verdict(&tally.pairs) {
+                Verdict::H1 => "H1",
+                Verdict::H0 => "H0",
+                Verdict::Continue if tally.wdl.games() >= s.verify_games => CAP_VERDICT,
+                Verdict::Continue => continue,
+            };
+            let w = tally.wdl;
+            let done = VerifyDone {
+                games: w.games(),
+                wins: w.wins,
+                draws: w.draws,
+                losses: w.losses,
+                pairs: tally.pairs.0,
+                llr: s.sprt.llr(&tally.pairs),
+                verdict: verdict.to_string(),
+                cpu_seconds: tally.cpu_seconds,
+            };
+            write_json(&self.dir.join("verify.json"), &done)?;
+            return Ok(done);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn step_seeds_differ_by_round_and_stream() {
+        let a = step_seed(1, 1, SELFPLAY_STREAM);
+        assert_eq!(a, step_seed(1, 1, SELFPLAY_STREAM));
+        assert_ne!(a, step_seed(1, 2, SELFPLAY_STREAM));
+        assert_ne!(a, step_seed(2, 1, SELFPLAY_STREAM));
+        assert_ne!(step_seed(1, 1, VERIFY_STREAM), step_seed(1, 1, VERIFY_STREAM + 1));
+    }
+}
