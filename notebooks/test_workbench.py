@@ -170,3 +170,17 @@ def test_the_fixture_run_reads_without_cpu_or_nodes():
         assert per_move.empty
     scores = wb.game_scores(positions, games, int(games["game"].iloc[0]))
     assert not scores.empty and scores["ply"].is_monotonic_increasing
+
+
+def test_the_loop_ladder_adds_up():
+    ladder = wb.read_ladder(FIXTURES / "loop-othello6" / "ladder.csv")
+    assert list(ladder["round"]) == list(range(1, len(ladder) + 1))
+    # Cumulative Elo is the running sum of the accepted rounds' Elo, as the
+    # tuner wrote it (two decimals), and the CPU hours only grow.
+    accepted = ladder["accepted"].astype(bool)
+    assert np.allclose(ladder["cumulative_elo"], ladder["elo"].where(accepted, 0.0).cumsum(), atol=0.02)
+    assert (ladder["cpu_hours"].diff().dropna() > 0).all()
+    assert (ladder["wins"] + ladder["draws"] + ladder["losses"] == ladder["verify_games"]).all()
+    # The current best only moves on an accepted round.
+    moved = ladder["weights"] != ladder["weights"].shift(fill_value="start.txt")
+    assert (moved == accepted).all()

@@ -213,3 +213,19 @@ def game_scores(positions: pd.DataFrame, games: pd.DataFrame, game: int) -> pd.D
     frame = rows[keep].copy()
     frame.insert(2, "player", movers(rows, games))
     return frame.reset_index(drop=True)
+
+
+# The columns of `tuner loop`'s ladder.csv (README: "tuner loop").
+LADDER_CPU_COLUMNS = ["selfplay_cpu", "tune_cpu", "verify_cpu"]
+
+
+def read_ladder(path) -> pd.DataFrame:
+    """A `tuner loop` ladder.csv with two derived columns: `cpu_hours`, the
+    CPU hours of every step up to the end of the round, and
+    `cumulative_error`, the 95% half width of `cumulative_elo` (the accepted
+    rounds' intervals added in quadrature, as independent matches)."""
+    ladder = pd.read_csv(path)
+    ladder["cpu_hours"] = ladder[LADDER_CPU_COLUMNS].sum(axis=1).cumsum() / 3600.0
+    accepted = ladder["accepted"].astype(bool)
+    ladder["cumulative_error"] = np.sqrt((ladder["elo_error"].where(accepted, 0.0) ** 2).cumsum())
+    return ladder
