@@ -49,6 +49,23 @@ pub struct LabelOptions {
     pub threads: usize,
 }
 
+impl Default for LabelOptions {
+    /// `tuner label`'s defaults: depth 8, exact at 14 empties or fewer,
+    /// every unfinished position, the compiled-in weights, one thread.
+    fn default() -> Self {
+        LabelOptions {
+            depth: 8,
+            exact_empties: 14,
+            min_empties: 0,
+            max_empties: u32::MAX,
+            sample: None,
+            seed: 1,
+            weights: None,
+            threads: 1,
+        }
+    }
+}
+
 /// What a `label` run did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LabelSummary {

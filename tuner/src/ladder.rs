@@ -12,7 +12,7 @@ use std::path::Path;
 pub const LADDER_FILE: &str = "ladder.csv";
 
 /// The columns of `ladder.csv`, in order (the fields of [`LadderRow`]).
-pub const LADDER_HEADER: [&str; 20] = [
+pub const LADDER_HEADER: [&str; 21] = [
     "round",
     "games",
     "positions",
@@ -31,6 +31,7 @@ pub const LADDER_HEADER: [&str; 20] = [
     "cumulative_elo",
     "weights",
     "selfplay_cpu",
+    "label_cpu",
     "tune_cpu",
     "verify_cpu",
 ];
@@ -75,6 +76,8 @@ pub struct LadderRow {
     pub weights: String,
     /// CPU seconds of this round's self-play games (both sides).
     pub selfplay_cpu: f64,
+    /// CPU seconds of the relabelling (the process; 0 without one).
+    pub label_cpu: f64,
     /// CPU seconds of the fit (the process, all threads).
     pub tune_cpu: f64,
     /// CPU seconds of the verification games (both sides).
@@ -161,6 +164,7 @@ mod tests {
             cumulative_elo: elo,
             weights: "round-001/tune/weights.txt".into(),
             selfplay_cpu: 1.5,
+            label_cpu: 0.0,
             tune_cpu: 0.25,
             verify_cpu: 2.0,
         }

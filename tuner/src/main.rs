@@ -105,6 +105,11 @@ struct LoopArgs {
     /// Rounds of positions a fit sees (this round's and those before).
     #[arg(long, default_value_t = 3)]
     window: u32,
+    /// Relabel each round's positions with a search of this depth using
+    /// the current best weights (`tuner label`; Reversi) and fit the labels
+    /// (with --target label or score=K).
+    #[arg(long, value_name = "D")]
+    label_depth: Option<u32>,
     /// Training target, as for `tune`: result, discs, label, blend=L (L
     /// times the result plus 1 - L times the final disc difference) or
     /// score=K.
@@ -166,10 +171,10 @@ struct LabelArgs {
     #[arg(long, value_name = "FILE")]
     out: PathBuf,
     /// Depth of the reference search (full width).
-    #[arg(long, default_value_t = 8)]
+    #[arg(long, default_value_t = LabelOptions::default().depth)]
     depth: u32,
     /// At or below this many empties the label is the exact score.
-    #[arg(long, default_value_t = 14)]
+    #[arg(long, default_value_t = LabelOptions::default().exact_empties)]
     exact_empties: u32,
     /// Only positions with at least this many empties.
     #[arg(long, default_value_t = 0)]
@@ -635,6 +640,7 @@ fn tuner_loop(args: &LoopArgs) -> Result<(), String> {
         tt_mb: args.tt,
         random_plies: args.random_plies,
         window: args.window,
+        label_depth: args.label_depth,
         target,
         validation_every: args.validation_every,
         learning_rate: args.learning_rate,

@@ -2,7 +2,9 @@
 //!
 //! Each round, in its folder `round-NNN` of the loop's folder:
 //! 1. `selfplay/`: the current best weights play themselves at a node or
-//!    depth budget per move (a selfplay run, resumed game by game);
+//!    depth budget per move (a selfplay run, resumed game by game); with a
+//!    label depth, `labelled.csv`: its positions scored by a deeper search
+//!    (`tuner label`);
 //! 2. `tune/`: Adam from the current best on the positions of the last
 //!    `window` rounds (the code path of `tuner tune`);
 //! 3. `verify/chunk-CCC/`: the fitted weights against the current best at
@@ -12,8 +14,8 @@
 //! 4. the decision: the round's row goes to `ladder.csv` and, when the
 //!    new weights are accepted, they become the current best (`best.txt`).
 //!
-//! A step is done when its marker (`selfplay.json`, `tune.json`,
-//! `verify.json`, `row.csv`) exists; markers and weights are written
+//! A step is done when its marker (`selfplay.json`, `label.json`,
+//! `tune.json`, `verify.json`, `row.csv`) exists; markers and weights are written
 //! through a temporary file and a rename, so a rerun after a kill redoes at
 //! most the step that was cut short. Everything that decides (games,
 //! openings, the fit, the SPRT at chunk ends) is fixed by the settings and
@@ -21,6 +23,7 @@
 //! ladder as an uninterrupted one, but for its CPU-second columns.
 
 use crate::gradient::GradientOptions;
+use crate::label::LabelOptions;
 use crate::ladder::{self, LADDER_FILE, LadderRow};
 use crate::matches::{self, Budget, MatchPlan, MatchTally};
 use crate::pente::PenteModel;
@@ -45,10 +48,10 @@ pub const SETTINGS_FILE: &str = "loop.json";
 pub const START_FILE: &str = "start.txt";
 /// A copy of the current best weights.
 pub const BEST_FILE: &str = "best.txt";
+/// A round's relabelled positions (with a label depth).
+pub const LABELLED_FILE: &str = "labelled.csv";
 /// The fitted weights in a round's `tune/` folder.
 pub const TUNED_FILE: &str = "weights.txt";
-/// Steps of a round (self-play, tuning, verification, decision).
-pub const STEPS_PER_ROUND: u32 = 4;
 
 /// What decides the loop's ladder: a rerun on the same folder must give
 /// the same settings (the rounds, hours and threads may change).
@@ -70,6 +73,10 @@ pub struct LoopSettings {
     pub random_plies: u32,
     /// Rounds whose positions a fit sees (this one and the ones before).
     pub window: u32,
+    /// Relabel each round's positions with a search of this depth (the
+    /// current best's weights; `tuner label`) and fit the window's labels
+    /// (Reversi; the target must read them: `label` or `score=K`).
+    pub label_depth: Option<u32>,
     /// Training target, as `tuner tune --target` takes it.
     pub target: String,
     /// One game pair in this many validates.
@@ -128,6 +135,13 @@ pub struct LoopReport {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 struct SelfplayDone {
     games: u64,
+    positions: u64,
+    cpu_seconds: f64,
+}
+
+/// Marker of a finished relabelling.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+struct LabelDone {
     positions: u64,
     cpu_seconds: f64,
 }
@@ -305,6 +319,14 @@ pub fn run_loop(options: &LoopOptions) -> Result<LoopReport, String> {
     if settings.verify_chunk == 0 || !settings.verify_chunk.is_multiple_of(2) {
         return Err(format!("verify chunk {}: expected a positive even number", settings.verify_chunk));
     }
+    if settings.label_depth.is_some() {
+        if !matches!(variant, WeightKey::Reversi(_)) {
+            return Err(format!("label depth: {variant} has no reference search to label with (Reversi only)"));
+        }
+        if !matches!(target, Target::Label | Target::Score(_)) {
+            return Err(format!("label depth with target `{}`: expected label or score=K", settings.target));
+        }
+    }
     if settings.window == 0 {
         return Err("window 0: expected at least one round".into());
     }
@@ -363,6 +385,18 @@ pub fn run_loop(options: &LoopOptions) -> Result<LoopReport, String> {
                 done
             }
         };
+        let label = match (settings.label_depth, read_json::<LabelDone>(&dir.join("label.json"))?) {
+            (None, _) => LabelDone { positions: 0, cpu_seconds: 0.0 },
+            (Some(_), Some(done)) => done,
+            (Some(depth), None) => {
+                let done = context.label(&best, depth)?;
+                if step_done() {
+                    progress.finish();
+                    return Ok(report(&state, true));
+                }
+                done
+            }
+        };
         let tune = match read_json::<TuneDone>(&dir.join("tune.json"))? {
             Some(done) => done,
             None => {
@@ -386,7 +420,7 @@ pub fn run_loop(options: &LoopOptions) -> Result<LoopReport, String> {
                 done
             }
         };
-        let row = decide(round, &state, &selfplay, &tune, &verify, out, &tuned);
+        let row = decide(round, &state, (&selfplay, &label, &tune, &verify), out, &tuned);
         ladder::append(&out.join(LADDER_FILE), &row)?;
         run::write_atomically(&dir.join("row.csv"), ladder::to_csv(std::slice::from_ref(&row))?)?;
         progress.line(&row_line(&row));
@@ -449,16 +483,12 @@ fn write_best(out: &Path, best: &str) -> Result<(), String> {
     run::save_atomically(&out.join(BEST_FILE), &set)
 }
 
+/// The markers of a round's steps.
+type Steps<'a> = (&'a SelfplayDone, &'a LabelDone, &'a TuneDone, &'a VerifyDone);
+
 /// The decision and the ladder row of a round whose steps are done.
-fn decide(
-    round: u32,
-    state: &State,
-    selfplay: &SelfplayDone,
-    tune: &TuneDone,
-    verify: &VerifyDone,
-    out: &Path,
-    tuned: &Path,
-) -> LadderRow {
+fn decide(round: u32, state: &State, steps: Steps<'_>, out: &Path, tuned: &Path) -> LadderRow {
+    let (selfplay, label, tune, verify) = steps;
     let pairs = selfplay::stats::Pentanomial(verify.pairs);
     let (elo, error) = pairs.elo().map_or((0.0, 0.0), |e| (e.elo, e.error));
     let accepted = verify.verdict == "H1" || (verify.verdict == CAP_VERDICT && verify.llr > 0.0);
@@ -487,6 +517,7 @@ fn decide(
         cumulative_elo: ladder::rounded(state.cumulative_elo + if accepted { elo } else { 0.0 }, ELO_DECIMALS),
         weights,
         selfplay_cpu: ladder::rounded(selfplay.cpu_seconds, CPU_DECIMALS),
+        label_cpu: ladder::rounded(label.cpu_seconds, CPU_DECIMALS),
         tune_cpu: ladder::rounded(tune.cpu_seconds, CPU_DECIMALS),
         verify_cpu: ladder::rounded(verify.cpu_seconds, CPU_DECIMALS),
     }
@@ -561,13 +592,45 @@ impl Step<'_> {
         Ok(done)
     }
 
+    /// Step 1b (with a label depth): the round's positions scored by a
+    /// search of `depth` with the current best's weights.
+    fn label(&self, best: &Path, depth: u32) -> Result<LabelDone, String> {
+        let WeightKey::Reversi(variant) = self.variant else {
+            return Err(format!("{}: no reference search to label with", self.variant));
+        };
+        self.progress.step(self.round, "label", 0);
+        let options = LabelOptions {
+            depth,
+            weights: Some(best.to_path_buf()),
+            threads: self.options.threads,
+            ..LabelOptions::default()
+        };
+        let input = self.dir.join("selfplay").join(record::POSITIONS_FILE);
+        let cpu = process_cpu_time();
+        let out = self.dir.join(LABELLED_FILE);
+        let progress =
+            |done: usize, total: usize| self.progress.update(done as u64, total as u64, "positions labelled");
+        let summary =
+            with_geometry!(variant, G => crate::label::label::<G>(variant, &input, &out, &options, progress))?;
+        let done =
+            LabelDone { positions: summary.selected as u64, cpu_seconds: (process_cpu_time() - cpu).as_secs_f64() };
+        write_json(&self.dir.join("label.json"), &done)?;
+        Ok(done)
+    }
+
     /// Step 2: Adam from the current best on the window's positions.
     fn tune(&self, best: &Path, target: Target) -> Result<TuneDone, String> {
         let (s, round) = (self.settings, self.round);
         let first = round.saturating_sub(s.window - 1).max(1);
-        let files: Vec<PathBuf> = (first..=round)
-            .map(|r| round_dir(&self.options.out, r).join("selfplay").join(record::POSITIONS_FILE))
-            .collect();
+        let data = |r: u32| {
+            let dir = round_dir(&self.options.out, r);
+            if s.label_depth.is_some() {
+                dir.join(LABELLED_FILE)
+            } else {
+                dir.join("selfplay").join(record::POSITIONS_FILE)
+            }
+        };
+        let files: Vec<PathBuf> = (first..=round).map(data).collect();
         let start = WeightSet::load(best)?;
         let cpu = process_cpu_time();
         let done = match self.variant {

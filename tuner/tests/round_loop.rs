@@ -28,6 +28,7 @@ fn settings(seed: u64) -> LoopSettings {
         tt_mb: 1,
         random_plies: 4,
         window: 2,
+        label_depth: None,
         target: "discs".into(),
         validation_every: 4,
         learning_rate: 4.0,
@@ -57,7 +58,7 @@ fn options(out: &Path, stop_after_steps: Option<u32>) -> LoopOptions {
 fn decided(out: &Path) -> Vec<LadderRow> {
     let mut rows = ladder::read(&out.join(LADDER_FILE)).unwrap();
     for r in &mut rows {
-        (r.selfplay_cpu, r.tune_cpu, r.verify_cpu) = (0.0, 0.0, 0.0);
+        (r.selfplay_cpu, r.label_cpu, r.tune_cpu, r.verify_cpu) = (0.0, 0.0, 0.0, 0.0);
     }
     rows
 }
@@ -84,7 +85,7 @@ fn a_tiny_loop_writes_its_ladder() {
     assert_eq!(
         text.lines().next().unwrap(),
         "round,games,positions,train_positions,k,train_loss,validation_loss,verify_games,wins,draws,losses,\
-         elo,elo_error,llr,accepted,cumulative_elo,weights,selfplay_cpu,tune_cpu,verify_cpu"
+         elo,elo_error,llr,accepted,cumulative_elo,weights,selfplay_cpu,label_cpu,tune_cpu,verify_cpu"
     );
     let rows = ladder::read(&out.join(LADDER_FILE)).unwrap();
     assert_eq!(rows.iter().map(|r| r.round).collect::<Vec<_>>(), (1..=ROUNDS).collect::<Vec<_>>());
@@ -100,7 +101,7 @@ fn a_tiny_loop_writes_its_ladder() {
         assert_eq!(r.wins + r.draws + r.losses, r.verify_games);
         assert!(r.verify_games % 2 == 0 && r.verify_games <= VERIFY_GAMES, "{r:?}");
         assert_eq!(r.elo.partial_cmp(&0.0), r.wins.partial_cmp(&r.losses), "{r:?}");
-        assert!(r.selfplay_cpu > 0.0 && r.verify_cpu > 0.0, "{r:?}");
+        assert!(r.selfplay_cpu > 0.0 && r.verify_cpu > 0.0 && r.label_cpu == 0.0, "{r:?}");
         if r.accepted {
             best = format!("round-{:03}/tune/weights.txt", r.round);
             cumulative += r.elo;
@@ -185,4 +186,37 @@ fn a_second_loop_on_a_held_folder_is_refused() {
     assert!(!out.join(LADDER_FILE).exists() && !out.join("round-001").exists());
     drop(held);
     std::fs::remove_dir_all(&out).unwrap();
+}
+
+#[test]
+fn a_loop_with_a_label_depth_fits_the_labels() {
+    let out = scratch("labelled");
+    let mut labelled = options(&out, None);
+    labelled.rounds = Some(1);
+    labelled.settings.label_depth = Some(2);
+    // The labels need a target that reads them.
+    let err = run_loop(&labelled).unwrap_err();
+    assert!(err.contains("expected label or score=K"), "{err}");
+    labelled.settings.target = "label".into();
+    let report = run_loop(&labelled).unwrap();
+    assert_eq!(report.rounds, 1);
+    let row = &ladder::read(&out.join(LADDER_FILE)).unwrap()[0];
+    let round = out.join("round-001");
+    let labels = read(&round.join("labelled.csv"));
+    assert!(labels.lines().next().unwrap().ends_with(",label"));
+    // Every unfinished position is labelled, and the fit saw those rows.
+    let rows = labels.lines().count() as u64 - 1;
+    assert!(rows > 0 && rows <= row.positions, "{rows} labels of {row:?}");
+    assert!(row.train_positions < rows && row.label_cpu > 0.0, "{row:?}");
+    // Without labels (same seed: the same games) the fit differs.
+    let plain = scratch("unlabelled");
+    let mut unlabelled = options(&plain, None);
+    unlabelled.rounds = Some(1);
+    run_loop(&unlabelled).unwrap();
+    let plain_row = &ladder::read(&plain.join(LADDER_FILE)).unwrap()[0];
+    assert_eq!((plain_row.games, plain_row.positions), (row.games, row.positions));
+    assert_ne!(read(&plain.join("round-001/tune/weights.txt")), read(&round.join("tune/weights.txt")));
+    for dir in [out, plain] {
+        std::fs::remove_dir_all(dir).unwrap();
+    }
 }
