@@ -216,7 +216,7 @@ def game_scores(positions: pd.DataFrame, games: pd.DataFrame, game: int) -> pd.D
 
 
 # The columns of `tuner loop`'s ladder.csv (README: "tuner loop").
-LADDER_CPU_COLUMNS = ["selfplay_cpu", "tune_cpu", "verify_cpu"]
+LADDER_CPU_COLUMNS = ["selfplay_cpu", "label_cpu", "tune_cpu", "verify_cpu"]
 
 
 def read_ladder(path) -> pd.DataFrame:
