@@ -26,7 +26,7 @@ const BETA2: f64 = 0.999;
 const EPSILON: f64 = 1e-12;
 
 /// The settings of a gradient fit.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct GradientOptions {
     /// Step size, in weight units (score units: 1/100 disc).
     pub learning_rate: f64,

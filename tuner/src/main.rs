@@ -123,18 +123,8 @@ struct LoopArgs {
     /// One game pair in N validates.
     #[arg(long, default_value_t = 10)]
     validation_every: u64,
-    /// Adam: step size in score units.
-    #[arg(long, default_value_t = GradientOptions::default().learning_rate)]
-    learning_rate: f64,
-    /// Adam: weight of the L2 penalty.
-    #[arg(long, default_value_t = GradientOptions::default().l2)]
-    l2: f64,
-    /// Adam: epochs at most.
-    #[arg(long, default_value_t = GradientOptions::default().epochs)]
-    epochs: usize,
-    /// Adam: epochs without a better validation loss before it stops.
-    #[arg(long, default_value_t = GradientOptions::default().patience)]
-    patience_epochs: usize,
+    #[command(flatten)]
+    adam: AdamArgs,
     /// Verification games at most (even).
     #[arg(long, default_value_t = 400)]
     verify_games: u64,
@@ -306,19 +296,8 @@ struct TuneArgs {
     /// large pattern tables) or `local` (Texel local search, checkpointed).
     #[arg(long, default_value = "adam")]
     optimizer: Optimizer,
-    /// Adam: step size in score units (1/100 disc).
-    #[arg(long, default_value_t = GradientOptions::default().learning_rate)]
-    learning_rate: f64,
-    /// Adam: weight of the L2 penalty on the weights (in logit units).
-    #[arg(long, default_value_t = GradientOptions::default().l2)]
-    l2: f64,
-    /// Adam: epochs at most (it also stops after --patience-epochs without
-    /// a better validation loss).
-    #[arg(long, default_value_t = GradientOptions::default().epochs)]
-    epochs: usize,
-    /// Adam: epochs without a better validation loss before it stops.
-    #[arg(long, default_value_t = GradientOptions::default().patience)]
-    patience_epochs: usize,
+    #[command(flatten)]
+    adam: AdamArgs,
     /// Where to write the compiled-in binary weights file (default: the
     /// engine's file for the variant or pente, engine/weights/VARIANT.bin).
     #[arg(long, value_name = "PATH")]
@@ -333,6 +312,35 @@ struct TuneArgs {
     /// Worker threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
+}
+
+/// The settings of an Adam fit (`tune`, `loop`).
+#[derive(clap::Args)]
+struct AdamArgs {
+    /// Adam: step size in score units (1/100 disc).
+    #[arg(long, default_value_t = GradientOptions::default().learning_rate)]
+    learning_rate: f64,
+    /// Adam: weight of the L2 penalty on the weights (in logit units).
+    #[arg(long, default_value_t = GradientOptions::default().l2)]
+    l2: f64,
+    /// Adam: epochs at most (it also stops after --patience-epochs without
+    /// a better validation loss).
+    #[arg(long, default_value_t = GradientOptions::default().epochs)]
+    epochs: usize,
+    /// Adam: epochs without a better validation loss before it stops.
+    #[arg(long, default_value_t = GradientOptions::default().patience)]
+    patience_epochs: usize,
+}
+
+impl AdamArgs {
+    fn options(&self) -> GradientOptions {
+        GradientOptions {
+            learning_rate: self.learning_rate,
+            l2: self.l2,
+            epochs: self.epochs,
+            patience: self.patience_epochs,
+        }
+    }
 }
 
 /// How `tune` fits the weights.
@@ -547,12 +555,7 @@ fn tune_with(args: &TuneArgs, model: &dyn Model) -> Result<(), String> {
             let start = model.weights();
             let k = run::scale_k(&train, &start, k_arg);
             eprintln!("K = {k:.6}");
-            let options = GradientOptions {
-                learning_rate: args.learning_rate,
-                l2: args.l2,
-                epochs: args.epochs,
-                patience: args.patience_epochs,
-            };
+            let options = args.adam.options();
             let input = run::FitInput { train: &train, validation: &validation, bounds: &bounds, start: &start, k };
             let done = run::adam(&input, &options, &log_path, |row| {
                 eprintln!(
@@ -643,10 +646,7 @@ fn tuner_loop(args: &LoopArgs) -> Result<(), String> {
         label_depth: args.label_depth,
         target,
         validation_every: args.validation_every,
-        learning_rate: args.learning_rate,
-        l2: args.l2,
-        epochs: args.epochs,
-        patience: args.patience_epochs,
+        adam: args.adam.options(),
         verify_games: args.verify_games,
         verify_chunk: args.verify_chunk,
         sprt: args.sprt,

@@ -48,6 +48,16 @@ pub const SETTINGS_FILE: &str = "loop.json";
 pub const START_FILE: &str = "start.txt";
 /// A copy of the current best weights.
 pub const BEST_FILE: &str = "best.txt";
+/// Markers of a round's finished steps (see the module doc).
+const SELFPLAY_MARKER: &str = "selfplay.json";
+/// See [`SELFPLAY_MARKER`].
+const LABEL_MARKER: &str = "label.json";
+/// See [`SELFPLAY_MARKER`].
+const TUNE_MARKER: &str = "tune.json";
+/// See [`SELFPLAY_MARKER`].
+const VERIFY_MARKER: &str = "verify.json";
+/// The marker of a finished round: its ladder row.
+const ROW_MARKER: &str = "row.csv";
 /// A round's relabelled positions (with a label depth).
 pub const LABELLED_FILE: &str = "labelled.csv";
 /// The fitted weights in a round's `tune/` folder.
@@ -81,14 +91,8 @@ pub struct LoopSettings {
     pub target: String,
     /// One game pair in this many validates.
     pub validation_every: u64,
-    /// Adam: step size.
-    pub learning_rate: f64,
-    /// Adam: L2 penalty.
-    pub l2: f64,
-    /// Adam: epochs at most.
-    pub epochs: usize,
-    /// Adam: epochs without a better validation loss before it stops.
-    pub patience: usize,
+    /// The Adam fit's settings.
+    pub adam: GradientOptions,
     /// Verification games at most (even).
     pub verify_games: u64,
     /// Verification games between two looks at the SPRT (even).
@@ -139,8 +143,8 @@ struct SelfplayDone {
     cpu_seconds: f64,
 }
 
-/// Marker of a finished relabelling.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// Marker of a finished relabelling (all zeros without one).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 struct LabelDone {
     positions: u64,
     cpu_seconds: f64,
@@ -374,61 +378,42 @@ pub fn run_loop(options: &LoopOptions) -> Result<LoopReport, String> {
         let best = out.join(&state.best);
         let context = Step { variant, settings, options, progress: &progress, round, dir: &dir };
 
-        let selfplay = match read_json::<SelfplayDone>(&dir.join("selfplay.json"))? {
-            Some(done) => done,
-            None => {
-                let done = context.selfplay(&best)?;
-                if step_done() {
-                    progress.finish();
-                    return Ok(report(&state, true));
+        let stopped = 'round: {
+            let marker = |name: &str| dir.join(name);
+            let Some(selfplay) = resume_or_run(&marker(SELFPLAY_MARKER), &mut step_done, || context.selfplay(&best))?
+            else {
+                break 'round true;
+            };
+            let label = match settings.label_depth {
+                None => LabelDone::default(),
+                Some(depth) => {
+                    let run = || context.label(&best, depth);
+                    let Some(done) = resume_or_run(&marker(LABEL_MARKER), &mut step_done, run)? else {
+                        break 'round true;
+                    };
+                    done
                 }
-                done
-            }
+            };
+            let Some(tune) = resume_or_run(&marker(TUNE_MARKER), &mut step_done, || context.tune(&best, target))?
+            else {
+                break 'round true;
+            };
+            let tuned = dir.join("tune").join(TUNED_FILE);
+            let Some(verify) = resume_or_run(&marker(VERIFY_MARKER), &mut step_done, || context.verify(&tuned, &best))?
+            else {
+                break 'round true;
+            };
+            let row = decide(round, &state, (&selfplay, &label, &tune, &verify), out, &tuned);
+            ladder::append(&out.join(LADDER_FILE), &row)?;
+            run::write_atomically(&marker(ROW_MARKER), ladder::to_csv(std::slice::from_ref(&row))?)?;
+            progress.line(&row_line(&row));
+            state.best = row.weights.clone();
+            state.cumulative_elo = row.cumulative_elo;
+            state.rows.push(row);
+            write_best(out, &state.best)?;
+            step_done()
         };
-        let label = match (settings.label_depth, read_json::<LabelDone>(&dir.join("label.json"))?) {
-            (None, _) => LabelDone { positions: 0, cpu_seconds: 0.0 },
-            (Some(_), Some(done)) => done,
-            (Some(depth), None) => {
-                let done = context.label(&best, depth)?;
-                if step_done() {
-                    progress.finish();
-                    return Ok(report(&state, true));
-                }
-                done
-            }
-        };
-        let tune = match read_json::<TuneDone>(&dir.join("tune.json"))? {
-            Some(done) => done,
-            None => {
-                let done = context.tune(&best, target)?;
-                if step_done() {
-                    progress.finish();
-                    return Ok(report(&state, true));
-                }
-                done
-            }
-        };
-        let tuned = dir.join("tune").join(TUNED_FILE);
-        let verify = match read_json::<VerifyDone>(&dir.join("verify.json"))? {
-            Some(done) => done,
-            None => {
-                let done = context.verify(&tuned, &best)?;
-                if step_done() {
-                    progress.finish();
-                    return Ok(report(&state, true));
-                }
-                done
-            }
-        };
-        let row = decide(round, &state, (&selfplay, &label, &tune, &verify), out, &tuned);
-        ladder::append(&out.join(LADDER_FILE), &row)?;
-        run::write_atomically(&dir.join("row.csv"), ladder::to_csv(std::slice::from_ref(&row))?)?;
-        progress.line(&row_line(&row));
-        state.best = row.weights.clone();
-        state.cumulative_elo = row.cumulative_elo;
-        state.rows.push(row);
-        write_best(out, &state.best)?;
-        if step_done() {
+        if stopped {
             progress.finish();
             return Ok(report(&state, true));
         }
@@ -448,11 +433,27 @@ pub fn run_loop(options: &LoopOptions) -> Result<LoopReport, String> {
     Ok(report(&state, false))
 }
 
+/// A step of a round: its result read from its `marker` when the step is
+/// done, else run and then marked. `None` when the session must stop after
+/// it (`stop_after` says so: the kill of the tests).
+fn resume_or_run<T: Serialize + for<'de> Deserialize<'de>>(
+    marker: &Path,
+    stop_after: &mut impl FnMut() -> bool,
+    run: impl FnOnce() -> Result<T, String>,
+) -> Result<Option<T>, String> {
+    if let Some(done) = read_json(marker)? {
+        return Ok(Some(done));
+    }
+    let done = run()?;
+    write_json(marker, &done)?;
+    Ok((!stop_after()).then_some(done))
+}
+
 /// The rows of the rounds whose `row.csv` exists, from round 1 on.
 fn finished_rounds(out: &Path) -> Result<Vec<LadderRow>, String> {
     let mut rows = Vec::new();
     loop {
-        let path = round_dir(out, rows.len() as u32 + 1).join("row.csv");
+        let path = round_dir(out, rows.len() as u32 + 1).join(ROW_MARKER);
         if !path.exists() {
             return Ok(rows);
         }
@@ -587,9 +588,7 @@ impl Step<'_> {
             positions += 1;
             Ok(())
         })?;
-        let done = SelfplayDone { games: tally.wdl.games(), positions, cpu_seconds: tally.cpu_seconds };
-        write_json(&self.dir.join("selfplay.json"), &done)?;
-        Ok(done)
+        Ok(SelfplayDone { games: tally.wdl.games(), positions, cpu_seconds: tally.cpu_seconds })
     }
 
     /// Step 1b (with a label depth): the round's positions scored by a
@@ -612,10 +611,7 @@ impl Step<'_> {
             |done: usize, total: usize| self.progress.update(done as u64, total as u64, "positions labelled");
         let summary =
             with_geometry!(variant, G => crate::label::label::<G>(variant, &input, &out, &options, progress))?;
-        let done =
-            LabelDone { positions: summary.selected as u64, cpu_seconds: (process_cpu_time() - cpu).as_secs_f64() };
-        write_json(&self.dir.join("label.json"), &done)?;
-        Ok(done)
+        Ok(LabelDone { positions: summary.selected as u64, cpu_seconds: (process_cpu_time() - cpu).as_secs_f64() })
     }
 
     /// Step 2: Adam from the current best on the window's positions.
@@ -637,28 +633,24 @@ impl Step<'_> {
             WeightKey::Reversi(v) => with_geometry!(v, G => self.fit(&ReversiModel::<G>::new(start), &files, target)),
             WeightKey::Pente => self.fit(&PenteModel::new(start), &files, target),
         }?;
-        let done = TuneDone { cpu_seconds: (process_cpu_time() - cpu).as_secs_f64(), ..done };
-        write_json(&self.dir.join("tune.json"), &done)?;
-        Ok(done)
+        Ok(TuneDone { cpu_seconds: (process_cpu_time() - cpu).as_secs_f64(), ..done })
     }
 
     fn fit(&self, model: &dyn Model, files: &[PathBuf], target: Target) -> Result<TuneDone, String> {
         let s = self.settings;
-        self.progress.step(self.round, "tune", s.epochs as u64);
+        self.progress.step(self.round, "tune", s.adam.epochs as u64);
         let (train, validation) = run::load_split(files, model, target, s.validation_every)?;
         let folder = self.dir.join("tune");
         std::fs::create_dir_all(&folder).map_err(|e| format!("{}: cannot create: {e}", folder.display()))?;
         let start = model.weights();
         run::save_atomically(&folder.join(run::START_NAME), &weight_set(self.variant, &start))?;
         let k = run::scale_k(&train, &start, target.fixed_k());
-        let options =
-            GradientOptions { learning_rate: s.learning_rate, l2: s.l2, epochs: s.epochs, patience: s.patience };
         let bounds = model.bounds();
         let log_path = folder.join(run::LOG_NAME);
         let input = run::FitInput { train: &train, validation: &validation, bounds: &bounds, start: &start, k };
-        let done = run::adam(&input, &options, &log_path, |row| {
+        let done = run::adam(&input, &s.adam, &log_path, |row| {
             let message = format!("train {:.6}, validation {:.6}", row.train_loss, row.validation_loss);
-            self.progress.update(row.pass as u64, s.epochs as u64, &message);
+            self.progress.update(row.pass as u64, s.adam.epochs as u64, &message);
         })?;
         run::save_atomically(&folder.join(TUNED_FILE), &weight_set(self.variant, &done.fit.weights))?;
         let best = run::best_row(&done.fit.log);
@@ -705,7 +697,7 @@ impl Step<'_> {
                 Verdict::Continue => continue,
             };
             let w = tally.wdl;
-            let done = VerifyDone {
+            return Ok(VerifyDone {
                 games: w.games(),
                 wins: w.wins,
                 draws: w.draws,
@@ -714,9 +706,7 @@ impl Step<'_> {
                 llr: s.sprt.llr(&tally.pairs),
                 verdict: verdict.to_string(),
                 cpu_seconds: tally.cpu_seconds,
-            };
-            write_json(&self.dir.join("verify.json"), &done)?;
-            return Ok(done);
+            });
         }
     }
 }

@@ -4,6 +4,7 @@
 
 use selfplay::stats::Sprt;
 use std::path::{Path, PathBuf};
+use tuner::gradient::GradientOptions;
 use tuner::ladder::{self, LADDER_FILE, LadderRow};
 use tuner::matches::Budget;
 use tuner::round_loop::{BEST_FILE, LoopOptions, LoopSettings, START_FILE, run_loop};
@@ -31,10 +32,7 @@ fn settings(seed: u64) -> LoopSettings {
         label_depth: None,
         target: "discs".into(),
         validation_every: 4,
-        learning_rate: 4.0,
-        l2: 1.0,
-        epochs: 40,
-        patience: 10,
+        adam: GradientOptions { epochs: 40, patience: 10, ..GradientOptions::default() },
         verify_games: VERIFY_GAMES,
         verify_chunk: 10,
         sprt: Sprt { elo0: 0.0, elo1: 100.0, alpha: 0.05, beta: 0.05 },
@@ -174,6 +172,17 @@ fn a_killed_loop_writes_the_same_ladder() {
     for dir in [straight, killed, reseeded] {
         std::fs::remove_dir_all(dir).unwrap();
     }
+}
+
+#[test]
+fn no_round_starts_after_the_hours() {
+    let out = scratch("hours");
+    let mut timed = options(&out, None);
+    (timed.rounds, timed.hours) = (None, Some(1e-12));
+    let report = run_loop(&timed).unwrap();
+    assert_eq!((report.rounds, report.stopped), (0, false));
+    assert!(!out.join("round-001").exists() && out.join(START_FILE).exists());
+    std::fs::remove_dir_all(&out).unwrap();
 }
 
 #[test]
