@@ -12,10 +12,27 @@ fn analyze(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_analyze")).args(args).output().unwrap()
 }
 
-fn temp_file(name: &str, text: &str) -> PathBuf {
+/// A file in the temporary directory, removed when the test is done with it.
+struct TempFile(PathBuf);
+
+impl std::ops::Deref for TempFile {
+    type Target = Path;
+
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+fn temp_file(name: &str, text: &str) -> TempFile {
     let path = std::env::temp_dir().join(format!("analyze-{}-{name}", std::process::id()));
     std::fs::write(&path, text).unwrap();
-    path
+    TempFile(path)
 }
 
 /// The fields of one output line, checked against the documented form.

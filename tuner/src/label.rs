@@ -355,11 +355,28 @@ mod tests {
         assert_eq!(e, format!("{}:1: expected a `board` column", path.display()));
     }
 
-    /// A fresh folder in the temporary directory for one test.
-    fn tempfile_dir(name: &str) -> PathBuf {
+    /// A fresh folder in the temporary directory for one test, removed
+    /// when the test is done with it.
+    struct TempDir(PathBuf);
+
+    impl std::ops::Deref for TempDir {
+        type Target = Path;
+
+        fn deref(&self) -> &Path {
+            &self.0
+        }
+    }
+
+    impl Drop for TempDir {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    fn tempfile_dir(name: &str) -> TempDir {
         let dir = std::env::temp_dir().join(format!("tuner-label-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
-        dir
+        TempDir(dir)
     }
 }
