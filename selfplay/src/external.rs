@@ -87,11 +87,19 @@ enum Kill {
 /// CPU seconds (user + system, all threads) the running process `pid` has
 /// used so far, from `/proc/PID/stat`; `None` where that is unavailable.
 fn running_cpu(pid: libc::pid_t) -> Option<f64> {
+    proc_cpu(pid, false)
+}
+
+/// CPU seconds (user + system, all threads; with `children`, those of its
+/// waited-for children too) the running process `pid` has used so far,
+/// from `/proc/PID/stat`; `None` where that is unavailable.
+pub(crate) fn proc_cpu(pid: libc::pid_t, children: bool) -> Option<f64> {
     let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
     // Fields after the command name in parentheses: state is field 3,
-    // utime 14, stime 15 (in clock ticks).
+    // utime 14, stime 15, cutime 16, cstime 17 (in clock ticks).
     let fields: Vec<&str> = stat[stat.rfind(')')? + 1..].split_whitespace().collect();
-    let ticks: f64 = fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
+    let counted = if children { 11..15 } else { 11..13 };
+    let ticks: f64 = fields.get(counted)?.iter().map(|f| f.parse::<f64>().ok()).sum::<Option<f64>>()?;
     // SAFETY: sysconf has no preconditions.
     let per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
     (per_second > 0).then(|| ticks / per_second as f64)

@@ -14,7 +14,7 @@
 //! (bad output); the match loop scores an illegal move.
 
 use crate::answer::{Answer, Failure, Forfeit, Played};
-use crate::external::{STDERR_FILE, WALL_FACTOR, WALL_GRACE_SECS, close_game_folder, resolve};
+use crate::external::{STDERR_FILE, WALL_FACTOR, WALL_GRACE_SECS, close_game_folder, proc_cpu, resolve};
 use crate::protocol::GameProtocol;
 use engine::agent::{Clock, Decision};
 use engine::eval::SCORE_PER_DISC;
@@ -58,16 +58,9 @@ struct Running {
 }
 
 /// CPU seconds (user + system, all threads, with its waited-for children)
-/// the running process `pid` has used, from `/proc/PID/stat`.
+/// the running process `pid` has used.
 fn process_cpu(pid: u32) -> Option<f64> {
-    let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    // Fields after the command name in parentheses: utime is field 14,
-    // stime 15, cutime 16, cstime 17 (in clock ticks).
-    let fields: Vec<&str> = stat[stat.rfind(')')? + 1..].split_whitespace().collect();
-    let ticks: f64 = fields.get(11..15)?.iter().map(|f| f.parse::<f64>().ok()).sum::<Option<f64>>()?;
-    // SAFETY: sysconf has no preconditions.
-    let per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
-    (per_second > 0).then(|| ticks / per_second as f64)
+    proc_cpu(pid as libc::pid_t, true)
 }
 
 /// What an engine's `===` line says: the move text and the evaluation.

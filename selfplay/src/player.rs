@@ -88,6 +88,21 @@ fn parse_seconds(key: &str, value: &str) -> Result<f64, String> {
     }
 }
 
+/// The program, its arguments and the `;`-separated options of the body of
+/// a `KIND:PROGRAM [ARGS][;OPTION]...` spec `text`.
+fn program_and_options<'a>(
+    kind: &str,
+    body: &'a str,
+    text: &str,
+) -> Result<(String, Vec<String>, std::str::Split<'a, char>), String> {
+    let mut parts = body.split(';');
+    let words: Vec<String> = parts.next().unwrap_or("").split_whitespace().map(String::from).collect();
+    let Some((program, args)) = words.split_first() else {
+        return Err(format!("`{text}`: expected {kind}:PROGRAM [ARGS]"));
+    };
+    Ok((program.clone(), args.to_vec(), parts))
+}
+
 impl FromStr for PlayerSpec {
     type Err = String;
 
@@ -137,12 +152,8 @@ impl FromStr for PlayerSpec {
                 if kind == "random" { PlayerKind::Random } else { PlayerKind::Minimax }
             }
             "cmd" => {
-                let mut parts = body.split(';');
-                let words: Vec<String> = parts.next().unwrap_or("").split_whitespace().map(String::from).collect();
-                let Some((program, args)) = words.split_first() else {
-                    return Err(format!("`{text}`: expected cmd:PROGRAM [ARGS]"));
-                };
-                let mut spec = ExternalSpec { program: program.clone(), args: args.to_vec(), calibrate: None };
+                let (program, args, parts) = program_and_options(kind, body, text)?;
+                let mut spec = ExternalSpec { program, args, calibrate: None };
                 for option in parts {
                     match option.trim().split_once('=') {
                         Some(("tc", value)) => tc = Some(parse_seconds("tc", value)?),
@@ -159,12 +170,8 @@ impl FromStr for PlayerSpec {
                 PlayerKind::External(spec)
             }
             "nboard" => {
-                let mut parts = body.split(';');
-                let words: Vec<String> = parts.next().unwrap_or("").split_whitespace().map(String::from).collect();
-                let Some((program, args)) = words.split_first() else {
-                    return Err(format!("`{text}`: expected nboard:PROGRAM [ARGS]"));
-                };
-                let mut spec = NBoardSpec { program: program.clone(), args: args.to_vec(), depth: None };
+                let (program, args, parts) = program_and_options(kind, body, text)?;
+                let mut spec = NBoardSpec { program, args, depth: None };
                 for option in parts {
                     match option.trim().split_once('=') {
                         Some(("tc", value)) => tc = Some(parse_seconds("tc", value)?),

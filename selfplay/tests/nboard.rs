@@ -64,6 +64,11 @@ fn our_nboard_program_plays_the_engine_without_a_forfeit() {
         let nboard_cpu = if g.black == b { g.black_cpu } else { g.white_cpu };
         assert!(nboard_cpu > 0.0, "the child's CPU time is charged: {g:?}");
     }
+    // The same engine at the same depth, in process and through the
+    // protocol: a colour-swapped pair replays one game move for move.
+    for pair in games.chunks(2) {
+        assert_eq!((pair[0].score, pair[0].plies), (pair[1].score, pair[1].plies), "{pair:?}");
+    }
     let positions = fs::read_to_string(dir.join("run").join(record::POSITIONS_FILE)).unwrap();
     assert!(positions.lines().count() > 4 * 20, "the engine's moves are sampled too");
     fs::remove_dir_all(&dir).unwrap();
