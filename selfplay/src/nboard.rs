@@ -1,9 +1,9 @@
 //! NBoard engines as players (`nboard:PROGRAM [ARGS][;depth=D][;tc=S]`):
 //! one process per game, started in a fresh folder of its own (stderr kept
 //! there), spoken to in the NBoard protocol. Before each move it is sent
-//! `set game` with the position as a GGF game (`TI`: its remaining time)
-//! and `go`, and its `=== MOVE[/EVAL/TIME]` answer (or Edax's
-//! `=== MOVE EVAL TIME`) is the move.
+//! `ping N`, `set game` with the position as a GGF game (`TI`: its
+//! remaining time) and `go`; the first `=== MOVE[/EVAL/TIME]` answer (or
+//! Edax's `=== MOVE EVAL TIME`) after `pong N` is the move.
 //!
 //! Refereed like the file-protocol agents of [`crate::external`]: charged
 //! the CPU time of its process (user + system, all threads, with its
@@ -55,6 +55,8 @@ struct Running {
     lines: Receiver<String>,
     /// CPU seconds charged so far.
     charged: f64,
+    /// The number of the last `ping` sent.
+    pings: u64,
 }
 
 /// CPU seconds (user + system, all threads, with its waited-for children)
@@ -143,7 +145,7 @@ impl NBoardPlayer {
                 }
             }
         });
-        let mut running = Running { child, stdin, lines, charged: 0.0 };
+        let mut running = Running { child, stdin, lines, charged: 0.0, pings: 0 };
         let mut hello = format!("nboard {VERSION}\n");
         if let Some(depth) = self.depth {
             hello += &format!("set depth {depth}\n");
@@ -210,7 +212,11 @@ impl NBoardPlayer {
             r.charged = now;
             cpu
         };
-        let asked = r.stdin.write_all(format!("set game {game}\ngo\n").as_bytes()).and_then(|()| r.stdin.flush());
+        // Whatever the engine says before its `pong` belongs to earlier commands.
+        r.pings += 1;
+        let pong = format!("pong {}", r.pings);
+        let ask = format!("ping {}\nset game {game}\ngo\n", r.pings);
+        let asked = r.stdin.write_all(ask.as_bytes()).and_then(|()| r.stdin.flush());
         if let Err(e) = asked {
             let detail = format!("cannot write to the engine ({e}): {}", Self::exit_detail(r));
             let cpu = charge(r);
@@ -218,9 +224,10 @@ impl NBoardPlayer {
             return Answer::Lost(Failure::new(Forfeit::Crash, detail), cpu);
         }
         let deadline = limit.map(|s| Instant::now() + Duration::from_secs_f64(s * WALL_FACTOR + WALL_GRACE_SECS));
-        let mut nodes = 0;
+        let (mut nodes, mut synced) = (0, false);
         let answer = loop {
             match r.lines.recv_timeout(POLL) {
+                Ok(line) if !synced => synced = line.trim() == pong,
                 Ok(line) if line.trim_start().starts_with(MOVE_PREFIX) => break Ok(line),
                 Ok(line) => nodes = parse_nodestats(&line).unwrap_or(nodes),
                 Err(RecvTimeoutError::Timeout) => {
