@@ -23,6 +23,7 @@
 //! the error stream. Searches are deterministic: the same session gives the
 //! same answers.
 
+use crate::agent::Clock;
 use crate::analysis::MAX_PV;
 use crate::bitboard::BitSet;
 use crate::eval::{SCORE_PER_DISC, discs};
@@ -53,11 +54,6 @@ pub enum Flow {
     Continue,
     /// `quit`: end the session.
     Quit,
-}
-
-/// A move's text in answers: `F5`, or `PA` for a pass.
-fn move_text(mv: Move<Size8>) -> String {
-    ggf::move_text(mv)
 }
 
 /// One evaluated root move of a hint.
@@ -217,13 +213,13 @@ impl Session {
         writeln!(out, "status {ENGINE_NAME} is thinking")?;
         out.flush()?;
         let clock = match self.clock_left() {
-            Some(left) => crate::agent::Clock { own_remaining: left, opponent_remaining: left },
-            None => crate::agent::Clock::UNLIMITED,
+            Some(left) => Clock { own_remaining: left, opponent_remaining: left },
+            None => Clock::UNLIMITED,
         };
         let r = self.engine.play(&pos, &clock);
         writeln!(out, "nodestats {} {:.2}", r.nodes, r.seconds)?;
         let eval = r.score.map(|s| format!("{:.2}", discs(s))).unwrap_or_default();
-        writeln!(out, "=== {}/{eval}/{:.2}", move_text(r.best), r.seconds)
+        writeln!(out, "=== {}/{eval}/{:.2}", ggf::move_text(r.best), r.seconds)
     }
 
     /// Evaluates every root move to the set depth (each reply searched one
@@ -262,7 +258,7 @@ impl Session {
         out.flush()?;
         let (hints, nodes, seconds) = self.evaluate_moves(&pos);
         for h in hints.iter().take(n) {
-            let pv: Vec<String> = h.pv.iter().map(|&m| move_text(m)).collect();
+            let pv: Vec<String> = h.pv.iter().map(|&m| ggf::move_text(m)).collect();
             let depth = if h.exact { EXACT_DEPTH.to_string() } else { self.depth.to_string() };
             writeln!(out, "search {} {:.2} 0 {depth}", pv.join("-"), discs(h.score))?;
         }
