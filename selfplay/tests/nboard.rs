@@ -1,8 +1,8 @@
 //! NBoard engines as `nboard:` players: the `nboard` program (built next to
 //! `selfplay`) plays the in-process engine without a forfeit, and small
 //! shell scripts pretending to be NBoard engines that crash, hang, spin,
-//! answer an illegal move or no move at all lose each game while the run
-//! goes on.
+//! answer an illegal move, no move at all or never `pong` lose each game
+//! while the run goes on.
 
 use engine::reversi::{Size8, Variant};
 use selfplay::protocol::ReversiProtocol;
@@ -74,11 +74,15 @@ fn our_nboard_program_plays_the_engine_without_a_forfeit() {
     fs::remove_dir_all(&dir).unwrap();
 }
 
-/// A bash script that reads NBoard commands and answers `go` with `on_go`.
-fn fake_engine(dir: &Path, name: &str, on_go: &str) -> String {
+/// The answer to `ping N` the protocol asks for.
+const PONG: &str = "echo \"pong $rest\"";
+
+/// A bash script that reads NBoard commands and answers `go` with `on_go`
+/// and `ping` with `on_ping`.
+fn fake_engine(dir: &Path, name: &str, on_go: &str, on_ping: &str) -> String {
     let path = dir.join(name);
     let body = format!(
-        "#!/bin/bash\nwhile read -r cmd rest; do\n  case \"$cmd\" in\n    go) {on_go} ;;\n    ping) echo \"pong $rest\" ;;\n  esac\ndone\n"
+        "#!/bin/bash\nwhile read -r cmd rest; do\n  case \"$cmd\" in\n    go) {on_go} ;;\n    ping) {on_ping} ;;\n  esac\ndone\n"
     );
     fs::write(&path, body).unwrap();
     fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).unwrap();
@@ -88,15 +92,17 @@ fn fake_engine(dir: &Path, name: &str, on_go: &str) -> String {
 #[test]
 fn engines_that_crash_hang_or_answer_badly_lose_and_the_run_goes_on() {
     let dir = temp_dir("fakes");
-    for (name, on_go, ending) in [
-        ("crash", "exit 3", "crash"),
-        ("hang", "sleep 60", "timeout"),
-        ("spin", "while :; do :; done", "timeout"),
-        ("illegal", "echo '=== A1/0.00/0.01'", "illegal-move"),
-        ("malformed", "echo '=== ZZ'", "bad-output"),
-        ("silent", "echo 'status thinking'; exec 1>&-; sleep 60", "crash"),
+    for (name, on_go, on_ping, ending) in [
+        ("crash", "exit 3", PONG, "crash"),
+        ("hang", "sleep 60", PONG, "timeout"),
+        ("spin", "while :; do :; done", PONG, "timeout"),
+        ("illegal", "echo '=== A1/0.00/0.01'", PONG, "illegal-move"),
+        ("malformed", "echo '=== ZZ'", PONG, "bad-output"),
+        ("silent", "echo 'status thinking'; exec 1>&-; sleep 60", PONG, "crash"),
+        // An answer before the `pong` is not taken for the move: unsynchronised, it idles.
+        ("unsynchronised", "echo '=== F5'", "true", "timeout"),
     ] {
-        let spec = format!("nboard:{};tc=1", fake_engine(&dir, name, on_go));
+        let spec = format!("nboard:{};tc=1", fake_engine(&dir, name, on_go, on_ping));
         let out = dir.join(format!("{name}-run"));
         let games = run(&out, "random", &spec, 2).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(games.len(), 2, "{name}: both games played");
@@ -114,7 +120,7 @@ fn engines_that_crash_hang_or_answer_badly_lose_and_the_run_goes_on() {
 #[test]
 fn nboard_players_need_othello8_and_a_program() {
     let dir = temp_dir("variant");
-    let engine = fake_engine(&dir, "engine", "echo '=== PA'");
+    let engine = fake_engine(&dir, "engine", "echo '=== PA'", PONG);
     let job = Job {
         variant: "othello6".into(),
         players: vec!["random".into(), format!("nboard:{engine}")],
