@@ -10,20 +10,75 @@
 //! time; `pv` is the expected line, read from the transposition table.
 
 use crate::agent::Agent;
-use crate::eval::{Evaluator, SCORE_PER_DISC, discs};
+use crate::eval::{Evaluation, Evaluator, SCORE_PER_DISC, discs};
 use crate::game::Game;
 use crate::pente::PentePosition;
 use crate::protocol::pente::parse_input;
 use crate::reversi::ffo::parse_obf;
 use crate::reversi::{Geometry, Position, Scoring, Size8, disc_char};
-use crate::search::probcut::ProbCutFit;
-use crate::search::{Engine, Limits, SearchGame, SearchResult, TimePlan};
+use crate::search::probcut::{ProbCutFit, confidence_for};
+use crate::search::{Engine, EngineConfig, Limits, ParamSettings, SearchGame, SearchResult, TimePlan};
 use std::fmt::Display;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Moves of the printed principal variation at most.
 pub const MAX_PV: usize = 40;
+
+/// The selectivity that means full width...
+pub const FULL_WIDTH_PERCENT: f64 = 100.0;
+/// ...which is ProbCut's confidence 0.
+const FULL_WIDTH_CONFIDENCE: f64 = 0.0;
+
+/// The engine setup the `analyze` and `nboard` programs share: table size,
+/// evaluation, weights, selectivity and search parameters.
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct EngineOptions {
+    /// Transposition table size in MiB (0: the engine's default).
+    #[arg(long, default_value_t = 0)]
+    pub tt: usize,
+    /// Evaluation of the Reversi variants: pattern or classic.
+    #[arg(long, default_value = "pattern")]
+    pub eval: Evaluation,
+    /// A weights file written by the tuner (default: compiled in).
+    #[arg(long, value_name = "FILE")]
+    pub weights: Option<PathBuf>,
+    /// Multi-ProbCut at this confidence in percent (87: cuts right 87% of
+    /// the time, `mpc.confidence` 1.5); 100: full width. Absent: `analyze`
+    /// searches full width, `nboard` plays with the engine's default.
+    #[arg(long, value_name = "PCT")]
+    pub selectivity: Option<f64>,
+    /// A search parameter, NAME=VALUE (repeatable; see SearchParams::REGISTRY).
+    #[arg(long, value_name = "NAME=VALUE")]
+    pub param: Vec<String>,
+}
+
+impl EngineOptions {
+    /// The engine configuration; `absent` is the selectivity in percent
+    /// when `--selectivity` is not given (`None`: the engine's default).
+    pub fn config(&self, absent: Option<f64>) -> Result<EngineConfig, String> {
+        let mut params = ParamSettings::default();
+        if let Some(percent) = self.selectivity.or(absent) {
+            let confidence = if percent == FULL_WIDTH_PERCENT {
+                FULL_WIDTH_CONFIDENCE
+            } else {
+                confidence_for(percent)
+                    .ok_or_else(|| format!("--selectivity {percent}: expected a percentage above 0 and up to 100"))?
+            };
+            params.set("mpc.confidence", confidence).map_err(|e| format!("--selectivity: {e}"))?;
+        }
+        for pair in &self.param {
+            params.set_text(pair).map_err(|e| format!("--param: {e}"))?;
+        }
+        Ok(EngineConfig {
+            tt_mb: self.tt,
+            evaluation: self.eval,
+            weights: self.weights.clone(),
+            params,
+            ..EngineConfig::default()
+        })
+    }
+}
 
 /// What each position's search may spend.
 #[derive(Clone, Copy, Debug, PartialEq)]

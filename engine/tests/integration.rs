@@ -6,6 +6,7 @@ mod analyze;
 mod duo_program;
 mod ffo;
 mod layers;
+mod nboard;
 mod parsers;
 mod pente_agents;
 mod pente_common;

@@ -261,6 +261,7 @@ const ENGINE_LAYERS: &[&[&str]] = &[
         "reversi::text",
         "reversi::variant",
         "reversi::zobrist",
+        "reversi::ggf",
         "pente::board",
         "pente::pattern",
     ],

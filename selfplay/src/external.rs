@@ -54,7 +54,7 @@ pub struct ExternalSpec {
 
 /// Resolves a program named with a `/` against the current folder, since
 /// agents run in folders of their own.
-fn resolve(program: &str) -> PathBuf {
+pub(crate) fn resolve(program: &str) -> PathBuf {
     if program.contains('/') {
         std::path::absolute(program).unwrap_or_else(|_| PathBuf::from(program))
     } else {
@@ -87,17 +87,25 @@ enum Kill {
 /// CPU seconds (user + system, all threads) the running process `pid` has
 /// used so far, from `/proc/PID/stat`; `None` where that is unavailable.
 fn running_cpu(pid: libc::pid_t) -> Option<f64> {
+    proc_cpu(pid, false)
+}
+
+/// CPU seconds (user + system, all threads; with `children`, those of its
+/// waited-for children too) the running process `pid` has used so far,
+/// from `/proc/PID/stat`; `None` where that is unavailable.
+pub(crate) fn proc_cpu(pid: libc::pid_t, children: bool) -> Option<f64> {
     let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
     // Fields after the command name in parentheses: state is field 3,
-    // utime 14, stime 15 (in clock ticks).
+    // utime 14, stime 15, cutime 16, cstime 17 (in clock ticks).
     let fields: Vec<&str> = stat[stat.rfind(')')? + 1..].split_whitespace().collect();
-    let ticks: f64 = fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
+    let counted = if children { 11..15 } else { 11..13 };
+    let ticks: f64 = fields.get(counted)?.iter().map(|f| f.parse::<f64>().ok()).sum::<Option<f64>>()?;
     // SAFETY: sysconf has no preconditions.
     let per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
     (per_second > 0).then(|| ticks / per_second as f64)
 }
 
-fn timeval_secs(t: libc::timeval) -> f64 {
+pub(crate) fn timeval_secs(t: libc::timeval) -> f64 {
     t.tv_sec as f64 + t.tv_usec as f64 * 1e-6
 }
 
@@ -341,29 +349,37 @@ impl ExternalPlayer {
     /// Ends the game: appends its stderr to [`STDERR_LOG`]; `clean` removes
     /// the game folder (kept after a forfeit for inspection).
     pub fn finish(&mut self, clean: bool) {
-        let Some(dir) = self.dir.take() else { return };
-        if let Ok(log) = fs::read(dir.join(STDERR_FILE))
-            && !log.is_empty()
-        {
-            let name = dir.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-            let mut block = format!("# {name}\n").into_bytes();
-            block.extend_from_slice(&log);
-            if !block.ends_with(b"\n") {
-                block.push(b'\n');
-            }
-            // One write per game: appends from several threads do not interleave.
-            let appended = fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(self.home.join(STDERR_LOG))
-                .and_then(|mut f| std::io::Write::write_all(&mut f, &block));
-            if let Err(e) = appended {
-                eprintln!("{}: cannot append: {e}", self.home.join(STDERR_LOG).display());
-            }
+        if let Some(dir) = self.dir.take() {
+            close_game_folder(&self.home, &dir, clean);
         }
-        if clean {
-            let _ = fs::remove_dir_all(dir);
+    }
+}
+
+/// Ends an agent's game folder `dir` in its home `home`: appends the game's
+/// stderr to [`STDERR_LOG`] under a `# game-N-side` header; `clean`
+/// removes the folder (kept after a forfeit for inspection).
+pub fn close_game_folder(home: &Path, dir: &Path, clean: bool) {
+    if let Ok(log) = fs::read(dir.join(STDERR_FILE))
+        && !log.is_empty()
+    {
+        let name = dir.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        let mut block = format!("# {name}\n").into_bytes();
+        block.extend_from_slice(&log);
+        if !block.ends_with(b"\n") {
+            block.push(b'\n');
         }
+        // One write per game: appends from several threads do not interleave.
+        let appended = fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(home.join(STDERR_LOG))
+            .and_then(|mut f| std::io::Write::write_all(&mut f, &block));
+        if let Err(e) = appended {
+            eprintln!("{}: cannot append: {e}", home.join(STDERR_LOG).display());
+        }
+    }
+    if clean {
+        let _ = fs::remove_dir_all(dir);
     }
 }
 

@@ -7,6 +7,7 @@
 //! - [`run`]: schedule, worker threads, the single writer, progress, report, merge;
 //! - [`game`]: the match loop of one game;
 //! - [`player`]: player specs and seats; [`external`]: the external seat;
+//!   [`nboard`]: the NBoard engine seat;
 //! - [`answer`]: what a seat answers (a move with its CPU time, or a forfeit);
 //! - [`protocol`]: the game-specific part ([`protocol::GameProtocol`]);
 //! - [`record`]: the CSV files and resume; [`stats`]: Elo, LOS, SPRT.
@@ -59,6 +60,7 @@
 pub mod answer;
 pub mod external;
 pub mod game;
+pub mod nboard;
 pub mod openings;
 pub mod player;
 pub mod protocol;

@@ -15,10 +15,13 @@
 //!   opponent unlike the learnt evaluation;
 //! - `random[:tc=SECONDS]` and `minimax[:tc=SECONDS]`;
 //! - `cmd:PROGRAM [ARGS...][;tc=SECONDS][;calibrate=PROGRAM [ARGS...]]`: an
-//!   external program speaking the variant's file protocol.
+//!   external program speaking the variant's file protocol;
+//! - `nboard:PROGRAM [ARGS...][;depth=D][;tc=SECONDS]`: an engine speaking
+//!   the NBoard protocol (othello8 only), `set depth D` if given.
 
 use crate::answer::{Answer, Failure, Played};
 use crate::external::{ExternalPlayer, ExternalSpec};
+use crate::nboard::{NBoardPlayer, NBoardSpec};
 use crate::protocol::GameProtocol;
 use engine::agent::{Agent, Clock};
 use engine::cputime::{CpuClock, thread_cpu_time};
@@ -42,6 +45,8 @@ pub enum PlayerKind {
     Minimax,
     /// An external program.
     External(ExternalSpec),
+    /// An NBoard engine.
+    NBoard(NBoardSpec),
 }
 
 /// A parsed player spec.
@@ -81,6 +86,21 @@ fn parse_seconds(key: &str, value: &str) -> Result<f64, String> {
     } else {
         Err(format!("`{key}={value}`: expected a positive number of seconds"))
     }
+}
+
+/// The program, its arguments and the `;`-separated options of the body of
+/// a `KIND:PROGRAM [ARGS][;OPTION]...` spec `text`.
+fn program_and_options<'a>(
+    kind: &str,
+    body: &'a str,
+    text: &str,
+) -> Result<(String, Vec<String>, std::str::Split<'a, char>), String> {
+    let mut parts = body.split(';');
+    let words: Vec<String> = parts.next().unwrap_or("").split_whitespace().map(String::from).collect();
+    let Some((program, args)) = words.split_first() else {
+        return Err(format!("`{text}`: expected {kind}:PROGRAM [ARGS]"));
+    };
+    Ok((program.clone(), args.to_vec(), parts))
 }
 
 impl FromStr for PlayerSpec {
@@ -132,12 +152,8 @@ impl FromStr for PlayerSpec {
                 if kind == "random" { PlayerKind::Random } else { PlayerKind::Minimax }
             }
             "cmd" => {
-                let mut parts = body.split(';');
-                let words: Vec<String> = parts.next().unwrap_or("").split_whitespace().map(String::from).collect();
-                let Some((program, args)) = words.split_first() else {
-                    return Err(format!("`{text}`: expected cmd:PROGRAM [ARGS]"));
-                };
-                let mut spec = ExternalSpec { program: program.clone(), args: args.to_vec(), calibrate: None };
+                let (program, args, parts) = program_and_options(kind, body, text)?;
+                let mut spec = ExternalSpec { program, args, calibrate: None };
                 for option in parts {
                     match option.trim().split_once('=') {
                         Some(("tc", value)) => tc = Some(parse_seconds("tc", value)?),
@@ -153,9 +169,24 @@ impl FromStr for PlayerSpec {
                 }
                 PlayerKind::External(spec)
             }
+            "nboard" => {
+                let (program, args, parts) = program_and_options(kind, body, text)?;
+                let mut spec = NBoardSpec { program, args, depth: None };
+                for option in parts {
+                    match option.trim().split_once('=') {
+                        Some(("tc", value)) => tc = Some(parse_seconds("tc", value)?),
+                        Some(("depth", value)) => match value.parse::<u32>() {
+                            Ok(d) if d > 0 => spec.depth = Some(d),
+                            _ => return Err(format!("`depth={value}` in `{text}`: expected a positive whole number")),
+                        },
+                        _ => return Err(format!("`{option}` in `{text}`: expected depth=D or tc=SECONDS")),
+                    }
+                }
+                PlayerKind::NBoard(spec)
+            }
             other => {
                 return Err(format!(
-                    "unknown player kind `{other}` in `{text}`: expected engine[:...], classic[:...], random, minimax or cmd:PROGRAM"
+                    "unknown player kind `{other}` in `{text}`: expected engine[:...], classic[:...], random, minimax, cmd:PROGRAM or nboard:PROGRAM"
                 ));
             }
         };
@@ -169,6 +200,8 @@ pub enum Seat<S: Game> {
     InProcess(Box<dyn Agent<S>>),
     /// An external program run per move.
     External(ExternalPlayer),
+    /// An NBoard engine, one process per game.
+    NBoard(NBoardPlayer),
 }
 
 impl<S: Game> Seat<S> {
@@ -188,6 +221,19 @@ impl<S: Game> Seat<S> {
             PlayerKind::Random => Seat::InProcess(protocol.random(seed)),
             PlayerKind::Minimax => Seat::InProcess(protocol.minimax(seed)),
             PlayerKind::External(ext) => Seat::External(ExternalPlayer::new(ext, home)),
+            PlayerKind::NBoard(spec) => {
+                if protocol.nboard_game(&protocol.start(), None).is_none() {
+                    return Err(format!(
+                        "NBoard engines play othello8: expected --variant othello8, found {}",
+                        protocol.variant()
+                    ));
+                }
+                let program = crate::external::resolve(&spec.program);
+                if spec.program.contains('/') && !program.is_file() {
+                    return Err(format!("{}: no such program", program.display()));
+                }
+                Seat::NBoard(NBoardPlayer::new(spec, home))
+            }
         })
     }
 
@@ -199,6 +245,7 @@ impl<S: Game> Seat<S> {
                 Ok(())
             }
             Seat::External(ext) => ext.begin(game, side),
+            Seat::NBoard(nb) => nb.begin(game, side),
         }
     }
 
@@ -218,13 +265,16 @@ impl<S: Game> Seat<S> {
                 Answer::Move(Played { decision, cpu })
             }
             Seat::External(ext) => ext.play(protocol, state, clock, abandon),
+            Seat::NBoard(nb) => nb.play(protocol, state, clock, abandon),
         }
     }
 
     /// Called after the game; `clean` removes an external player's folder.
     pub fn finish(&mut self, clean: bool) {
-        if let Seat::External(ext) = self {
-            ext.finish(clean);
+        match self {
+            Seat::InProcess(_) => {}
+            Seat::External(ext) => ext.finish(clean),
+            Seat::NBoard(nb) => nb.finish(clean),
         }
     }
 }
@@ -254,7 +304,17 @@ mod tests {
         let p: PlayerSpec = "engine:time.hard_factor=2.5,depth=3".parse().unwrap();
         let PlayerKind::Engine(c) = &p.kind else { panic!() };
         assert_eq!((c.params.over(SearchParams::DEFAULT).hard_factor, c.depth), (2.5, Some(3)));
+        let n: PlayerSpec = "nboard:./edax -n 1;depth=6;tc=30".parse().unwrap();
+        let PlayerKind::NBoard(s) = &n.kind else { panic!() };
+        assert_eq!(
+            (s.program.as_str(), s.args.clone(), s.depth, n.tc),
+            ("./edax", vec!["-n".into(), "1".into()], Some(6), Some(30.0))
+        );
         for bad in [
+            "nboard:",
+            "nboard:x;depth=0",
+            "nboard:x;depth=y",
+            "nboard:x;speed=3",
             "engine:depth=x",
             "engine:speed=3",
             "engine:time.hard_factor=99",

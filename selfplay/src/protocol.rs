@@ -11,6 +11,7 @@ use engine::game::{Color, Game};
 use engine::pente;
 use engine::protocol::{self, duo};
 use engine::reference::ReversiMinimax;
+use engine::reversi::ggf::{self, GgfGame};
 use engine::reversi::{Geometry, Move, Position, ReversiEngine, Variant, disc_char};
 use engine::search::EngineConfig;
 
@@ -70,6 +71,18 @@ pub trait GameProtocol: Send + Sync {
     /// answers by the full rules).
     fn is_legal(&self, state: &Self::State, mv: <Self::State as Game>::Move) -> bool {
         state.legal_moves().contains(&mv)
+    }
+
+    /// The GGF game an NBoard engine is sent for `state` (no moves; `TI`:
+    /// `seconds` on its clock, if timed); `None` for a game NBoard engines
+    /// do not play (all but 8x8 Othello).
+    fn nboard_game(&self, _state: &Self::State, _seconds: Option<f64>) -> Option<String> {
+        None
+    }
+
+    /// Parses an NBoard engine's move (syntax only).
+    fn parse_nboard_move(&self, text: &str) -> Result<<Self::State as Game>::Move, String> {
+        Err(format!("`{text}`: NBoard engines play othello8, not {}", self.variant()))
     }
 
     /// Scores the finished `state`; `time_left` is `[black, white]` in seconds.
@@ -156,6 +169,22 @@ impl<G: Geometry> GameProtocol for ReversiProtocol<G> {
 
     fn parse_output(&self, text: &str) -> Result<Move<G>, String> {
         duo::parse_output(text)
+    }
+
+    fn nboard_game(&self, state: &Position<G>, seconds: Option<f64>) -> Option<String> {
+        if self.variant != Variant::Othello8 {
+            return None;
+        }
+        let mut game = GgfGame::new(*state);
+        game.set_tag("PC", "selfplay");
+        if let Some(s) = seconds {
+            game.set_tag("TI", &ggf::clock_text(s));
+        }
+        Some(game.to_string())
+    }
+
+    fn parse_nboard_move(&self, text: &str) -> Result<Move<G>, String> {
+        ggf::parse_move::<G>(text).ok_or_else(|| format!("expected a move like F5 or PA, found `{text}`"))
     }
 
     fn outcome(&self, state: &Position<G>, time_left: [f64; 2]) -> Outcome {

@@ -2,5 +2,6 @@
 //! binary is another fat-LTO link under `cargo test --release`).
 
 mod game_master;
+mod nboard;
 mod pente;
 mod runs;

@@ -4,20 +4,15 @@
 //! (see `engine::analysis`); the totals go to stderr.
 
 use clap::{ArgGroup, Parser};
-use engine::analysis::{self, Budget, Source, disc_score};
-use engine::eval::{Evaluation, WeightKey};
+use engine::analysis::{self, Budget, EngineOptions, FULL_WIDTH_PERCENT, Source, disc_score};
+use engine::eval::WeightKey;
 use engine::pente::PenteEngine;
 use engine::reversi::{Geometry, Position, ReversiEngine, Variant};
-use engine::search::probcut::{ProbCutFit, confidence_for};
-use engine::search::{EngineConfig, ParamSettings, SearchResult};
+use engine::search::probcut::ProbCutFit;
+use engine::search::{EngineConfig, SearchResult};
 use engine::with_geometry;
 use std::path::PathBuf;
 use std::process::ExitCode;
-
-/// The selectivity that means full width...
-const FULL_WIDTH_PERCENT: f64 = 100.0;
-/// ...which is ProbCut's confidence 0.
-const FULL_WIDTH_CONFIDENCE: f64 = 0.0;
 
 /// The variant name that selects Pente.
 const PENTE: &str = WeightKey::PENTE;
@@ -47,28 +42,13 @@ struct Args {
     /// Keep the transposition table from one position to the next.
     #[arg(long)]
     keep_tt: bool,
-    /// Transposition table size in MiB (0: the engine's default).
-    #[arg(long, default_value_t = 0)]
-    tt: usize,
-    /// Evaluation of the Reversi variants: pattern or classic.
-    #[arg(long, default_value = "pattern")]
-    eval: Evaluation,
-    /// A weights file written by the tuner (default: compiled in).
-    #[arg(long, value_name = "FILE")]
-    weights: Option<PathBuf>,
-    /// Multi-ProbCut at this confidence in percent (87: cuts right 87% of
-    /// the time, `mpc.confidence` 1.5); 100 or absent: full width, whatever
-    /// the engine's default for play.
-    #[arg(long, value_name = "PCT")]
-    selectivity: Option<f64>,
+    #[command(flatten)]
+    engine: EngineOptions,
     /// Instead of one line a position: search each position full width to
     /// every depth from 1 to --depth (a cleared table each time) and print
     /// Multi-ProbCut's error model fitted to the root scores (Reversi).
     #[arg(long, requires = "depth")]
     fit_probcut: bool,
-    /// A search parameter, NAME=VALUE (repeatable; see SearchParams::REGISTRY).
-    #[arg(long, value_name = "NAME=VALUE")]
-    param: Vec<String>,
     /// Files in the position text form (Pente: an input.txt).
     files: Vec<PathBuf>,
 }
@@ -83,24 +63,9 @@ impl Args {
         }
     }
 
+    /// The engine: full width unless --selectivity says otherwise.
     fn config(&self) -> Result<EngineConfig, String> {
-        let mut params = ParamSettings::default();
-        let confidence = match self.selectivity.unwrap_or(FULL_WIDTH_PERCENT) {
-            FULL_WIDTH_PERCENT => FULL_WIDTH_CONFIDENCE,
-            percent => confidence_for(percent)
-                .ok_or_else(|| format!("--selectivity {percent}: expected a percentage above 0 and up to 100"))?,
-        };
-        params.set("mpc.confidence", confidence).map_err(|e| format!("--selectivity: {e}"))?;
-        for pair in &self.param {
-            params.set_text(pair).map_err(|e| format!("--param: {e}"))?;
-        }
-        Ok(EngineConfig {
-            tt_mb: self.tt,
-            evaluation: self.eval,
-            weights: self.weights.clone(),
-            params,
-            ..EngineConfig::default()
-        })
+        self.engine.config(Some(FULL_WIDTH_PERCENT))
     }
 }
 

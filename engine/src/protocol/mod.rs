@@ -6,6 +6,7 @@
 //! uses.
 
 pub mod duo;
+pub mod nboard;
 pub mod pente;
 
 /// The game master's input file.

@@ -12,6 +12,7 @@ mod agents;
 pub mod endgame;
 pub mod ffo;
 mod geometry;
+pub mod ggf;
 mod perft;
 mod position;
 mod search;
