@@ -30,11 +30,11 @@ const QUICK_END_EMPTIES: u32 = 12;
 const REVERSI_PARAMS: SearchParams =
     SearchParams { overrun: 1.4, extra_moves: 1.5, endgame_moves: 1.0, ..SearchParams::DEFAULT };
 
-/// 12x12 boards add Multi-ProbCut, calibrated on duo12 and proven there by
-/// match (README, "Selectivity"); the other sizes search full width until
-/// theirs are measured.
+/// 12x12 boards add Multi-ProbCut with the duo12 fit (`analyze
+/// --fit-probcut` at depth 9), proven there by match (README,
+/// "Selectivity"); the sizes without a fit search full width.
 const TWELVE_PARAMS: SearchParams =
-    SearchParams { mpc_confidence: 1.5, mpc_sigma: 0.6, mpc_sigma_per_ply: 0.6, ..REVERSI_PARAMS };
+    SearchParams { mpc_confidence: 1.5, mpc_sigma: 1.158, mpc_sigma_per_ply: 0.34, ..REVERSI_PARAMS };
 
 /// The cells of the boards [`TWELVE_PARAMS`] is for.
 const TWELVE_CELLS: usize = Size12::CELLS;
