@@ -15,7 +15,7 @@ use tuner::eval_error;
 use tuner::gradient::GradientOptions;
 use tuner::label::LabelOptions;
 use tuner::local_search::LocalSearch;
-use tuner::matches::{self, Budget, MatchPlan};
+use tuner::matches::{self, MatchPlan, MoveBudget};
 use tuner::pente::PenteModel;
 use tuner::reversi::ReversiModel;
 use tuner::round_loop::{self, LoopOptions, LoopSettings};
@@ -610,7 +610,7 @@ fn verify(args: &VerifyArgs) -> Result<(), String> {
         matches::check_weights(path, args.variant)?;
     }
     let plan = MatchPlan {
-        budget: Budget::Depth(args.depth),
+        budget: MoveBudget::Depth(args.depth),
         tt_mb: 0,
         games: args.games,
         random_plies: args.random_plies,
@@ -639,7 +639,7 @@ fn tuner_loop(args: &LoopArgs) -> Result<(), String> {
         seed: args.seed,
         start: args.start.clone(),
         games: args.games,
-        budget: args.depth.map_or(Budget::Nodes(args.nodes), Budget::Depth),
+        budget: args.depth.map_or(MoveBudget::Nodes(args.nodes), MoveBudget::Depth),
         tt_mb: args.tt,
         random_plies: args.random_plies,
         window: args.window,

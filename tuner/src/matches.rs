@@ -19,7 +19,7 @@ pub const UNTIMED_GAME_SECONDS: f64 = 1e6;
 /// every machine either way.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Budget {
+pub enum MoveBudget {
     /// About this many search nodes per move.
     Nodes(u64),
     /// Full iterations to this depth.
@@ -29,10 +29,10 @@ pub enum Budget {
 /// The engine player spec of `weights` under `budget`
 /// (`engine:nodes=N,weights=FILE`), with a transposition table of `tt_mb`
 /// MiB (0: the engine's default, and no `tt` in the spec).
-pub fn engine_spec(budget: Budget, tt_mb: usize, weights: &Path) -> String {
+pub fn engine_spec(budget: MoveBudget, tt_mb: usize, weights: &Path) -> String {
     let limit = match budget {
-        Budget::Nodes(n) => format!("nodes={n}"),
-        Budget::Depth(d) => format!("depth={d}"),
+        MoveBudget::Nodes(n) => format!("nodes={n}"),
+        MoveBudget::Depth(d) => format!("depth={d}"),
     };
     let table = if tt_mb == 0 { String::new() } else { format!(",tt={tt_mb}") };
     format!("engine:{limit}{table},weights={}", weights.display())
@@ -51,7 +51,7 @@ pub fn check_weights(path: &Path, variant: WeightKey) -> Result<(), String> {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MatchPlan {
     /// Search budget of both engines.
-    pub budget: Budget,
+    pub budget: MoveBudget,
     /// Their transposition tables in MiB (0: the engine's default).
     pub tt_mb: usize,
     /// Games (even: colour-swapped pairs).
@@ -179,10 +179,10 @@ mod tests {
     #[test]
     fn specs_name_the_budget_and_the_file() {
         let p = Path::new("w.txt");
-        assert_eq!(engine_spec(Budget::Nodes(5000), 0, p), "engine:nodes=5000,weights=w.txt");
-        assert_eq!(engine_spec(Budget::Depth(4), 0, p), "engine:depth=4,weights=w.txt");
-        assert_eq!(engine_spec(Budget::Depth(4), 2, p), "engine:depth=4,tt=2,weights=w.txt");
-        for spec in [engine_spec(Budget::Nodes(5000), 1, p), engine_spec(Budget::Depth(4), 0, p)] {
+        assert_eq!(engine_spec(MoveBudget::Nodes(5000), 0, p), "engine:nodes=5000,weights=w.txt");
+        assert_eq!(engine_spec(MoveBudget::Depth(4), 0, p), "engine:depth=4,weights=w.txt");
+        assert_eq!(engine_spec(MoveBudget::Depth(4), 2, p), "engine:depth=4,tt=2,weights=w.txt");
+        for spec in [engine_spec(MoveBudget::Nodes(5000), 1, p), engine_spec(MoveBudget::Depth(4), 0, p)] {
             assert!(spec.parse::<selfplay::player::PlayerSpec>().is_ok(), "{spec}");
         }
     }

@@ -25,7 +25,7 @@
 use crate::gradient::GradientOptions;
 use crate::label::LabelOptions;
 use crate::ladder::{self, LADDER_FILE, LadderRow};
-use crate::matches::{self, Budget, MatchPlan, MatchTally};
+use crate::matches::{self, MatchPlan, MatchTally, MoveBudget};
 use crate::pente::PenteModel;
 use crate::reversi::ReversiModel;
 use crate::run::{self, Model, Target, weight_set};
@@ -76,7 +76,7 @@ pub struct LoopSettings {
     /// Self-play games per round (even).
     pub games: u64,
     /// Search budget per move, in self-play and verification alike.
-    pub budget: Budget,
+    pub budget: MoveBudget,
     /// Transposition table of each engine in MiB (0: the engine's default).
     pub tt_mb: usize,
     /// Random plies before each pair's opening.

@@ -6,7 +6,7 @@ use selfplay::stats::Sprt;
 use std::path::{Path, PathBuf};
 use tuner::gradient::GradientOptions;
 use tuner::ladder::{self, LADDER_FILE, LadderRow};
-use tuner::matches::Budget;
+use tuner::matches::MoveBudget;
 use tuner::round_loop::{BEST_FILE, LoopOptions, LoopSettings, START_FILE, run_loop};
 
 const ROUNDS: u32 = 2;
@@ -25,7 +25,7 @@ fn settings(seed: u64) -> LoopSettings {
         seed,
         start: None,
         games: GAMES,
-        budget: Budget::Nodes(300),
+        budget: MoveBudget::Nodes(300),
         tt_mb: 1,
         random_plies: 4,
         window: 2,
