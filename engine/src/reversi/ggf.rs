@@ -13,7 +13,7 @@
 //! Other tags are kept as they are. This module owns the parsing and the
 //! writing; both check the moves against the rules.
 
-use super::geometry::{COLUMN_LETTERS, Geometry};
+use super::geometry::Geometry;
 use super::position::{Move, Position, Scoring};
 use crate::bitboard::BitSet;
 use crate::game::{Color, Game};
@@ -92,12 +92,9 @@ fn board_size(board_type: &str) -> Option<usize> {
     digits.parse().ok()
 }
 
-/// A move in GGF's form: column letter (upper case) and row, or `PA`.
+/// A move in GGF's form: the move's own name in upper case (`F5`), or `PA`.
 pub fn move_text<G: Geometry>(mv: Move<G>) -> String {
-    match mv.row_col() {
-        Some((row, col)) => format!("{}{}", COLUMN_LETTERS[col].to_ascii_uppercase() as char, row + 1),
-        None => PASS.to_string(),
-    }
+    if mv.is_pass() { PASS.to_string() } else { mv.to_string().to_ascii_uppercase() }
 }
 
 /// Parses a move in either case: a cell like `F5`, or `PA` / `PASS` for a pass.
