@@ -2,6 +2,7 @@
 //! cost, or the forfeit that lost the game. Shared by the in-process and the
 //! external seats and read by the match loop.
 
+use crate::record::ENDING_TIMEOUT;
 use engine::agent::Decision;
 
 /// Why a player lost a game without finishing it.
@@ -23,7 +24,7 @@ impl Forfeit {
     /// The name in the `ending` column of `games.csv`.
     pub const fn name(self) -> &'static str {
         match self {
-            Forfeit::Timeout => "timeout",
+            Forfeit::Timeout => ENDING_TIMEOUT,
             Forfeit::Crash => "crash",
             Forfeit::NoOutput => "no-output",
             Forfeit::BadOutput => "bad-output",

@@ -7,15 +7,10 @@
 use crate::answer::{Answer, Failure, Forfeit};
 use crate::player::Seat;
 use crate::protocol::GameProtocol;
-use crate::record::{GameRecord, PositionRecord};
+use crate::record::{ENDING_NORMAL, ENDING_TIEBREAK, GameRecord, MoveNote, PositionRecord};
 use engine::agent::{Clock, Decision};
 use engine::game::{Color, Game};
 use std::sync::atomic::AtomicBool;
-
-/// The `ending` of a game that ran to the end of the rules.
-pub const ENDING_NORMAL: &str = "normal";
-/// The `ending` of a game whose level score a tie rule decided.
-pub const ENDING_TIEBREAK: &str = "tiebreak";
 
 /// What is fixed about a game before it starts.
 #[derive(Clone, Debug)]
@@ -34,9 +29,17 @@ pub struct GameSetup<S> {
     pub sample_every: u32,
 }
 
-/// A game's result: its record and its sampled positions (empty after a
-/// forfeit, whose result says nothing about the positions).
-pub type Played = (GameRecord, Vec<PositionRecord>);
+/// A finished game as the run folder keeps it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FinishedGame {
+    /// Its `games.csv` row.
+    pub record: GameRecord,
+    /// Its sampled positions (empty after a forfeit, whose result says
+    /// nothing about the positions).
+    pub positions: Vec<PositionRecord>,
+    /// Its GGF record for `games.ggf`, if the game has one.
+    pub ggf: Option<String>,
+}
 
 /// The `nodes` column of a decision: unknown when the player reports no
 /// nodes and no depth (it did not search, or did not say).
@@ -51,7 +54,7 @@ pub fn play_game<P: GameProtocol>(
     setup: &GameSetup<P::State>,
     seats: [&mut Seat<P::State>; 2],
     abandon: &AtomicBool,
-) -> Option<Played> {
+) -> Option<FinishedGame> {
     let mut seats = seats;
     let mut state = setup.opening.clone();
     let mut time_left = setup.time;
@@ -59,6 +62,7 @@ pub fn play_game<P: GameProtocol>(
     let mut plies = 0u32;
     let mut chosen = 0u32;
     let mut positions = Vec::new();
+    let mut moves = Vec::new();
     let mut failure: Option<(Color, Failure)> = None;
     for color in Color::BOTH {
         if let Err(f) = seats[color.index()].begin(setup.id, protocol.side_letter(color)) {
@@ -67,9 +71,10 @@ pub fn play_game<P: GameProtocol>(
         }
     }
     while failure.is_none() && !state.is_terminal() {
-        let moves = state.legal_moves();
-        if moves.len() == 1 && protocol.is_pass(moves[0]) {
-            state.make(moves[0]);
+        let legal = state.legal_moves();
+        if legal.len() == 1 && protocol.is_pass(legal[0]) {
+            moves.push(MoveNote { mv: legal[0], score: None, cpu: None });
+            state.make(legal[0]);
             plies += 1;
             continue;
         }
@@ -116,6 +121,7 @@ pub fn play_game<P: GameProtocol>(
             });
         }
         chosen += 1;
+        moves.push(MoveNote { mv, score: played.decision.score, cpu: Some(played.cpu) });
         state.make(mv);
         plies += 1;
     }
@@ -156,5 +162,6 @@ pub fn play_game<P: GameProtocol>(
         ending: ending.to_string(),
         detail,
     };
-    Some((record, positions))
+    let ggf = protocol.ggf_record(&setup.opening, &moves, &record, setup.time);
+    Some(FinishedGame { record, positions, ggf })
 }

@@ -10,7 +10,8 @@
 //!   [`nboard`]: the NBoard engine seat;
 //! - [`answer`]: what a seat answers (a move with its CPU time, or a forfeit);
 //! - [`protocol`]: the game-specific part ([`protocol::GameProtocol`]);
-//! - [`record`]: the CSV files and resume; [`stats`]: Elo, LOS, SPRT.
+//! - [`export`]: positions as OBF lines (`selfplay export --obf`);
+//! - [`record`]: the CSV and GGF files and resume; [`stats`]: Elo, LOS, SPRT.
 //!
 //! # Output files
 //!
@@ -53,11 +54,21 @@
 //! [`engine::agent::played_line`]. Files with the older 8 columns (no `cpu`,
 //! `nodes`) are read with those fields `None`; a run is not resumed into one.
 //!
+//! `games.ggf` (Reversi variants): one GGF game a line, in the order the
+//! games finished: `PC[selfplay game ID]` ties it to its `games.csv` row,
+//! `PB`/`PW` the player specs, `TI` the clock (or `TB`/`TW`), `TY` the board
+//! size, `BO` the opening, then every move with the mover's evaluation in
+//! discs and its CPU seconds (`B[F5/1.25/0.31]`; passes, the game master's
+//! included, as `PA`). `RE` is Black's final disc margin; a forfeit gives
+//! the winner the whole board with `:t` (time) or `:r` (any other forfeit),
+//! as GGF records a resignation. Pente games have no GGF record.
+//!
 //! `run.json`: the command line, the job (what decides the games: variant,
 //! players, schedule, games, seed, openings, tc, sampling, shard), threads,
 //! SPRT, the engine version and the column lists.
 
 pub mod answer;
+pub mod export;
 pub mod external;
 pub mod game;
 pub mod nboard;

@@ -5,6 +5,7 @@
 use clap::{Args, Parser, Subcommand};
 use engine::reversi::{Geometry, Variant};
 use engine::with_geometry;
+use selfplay::export;
 use selfplay::openings::{SuiteSpec, make_suite};
 use selfplay::protocol::{GameChoice, PenteProtocol, ReversiProtocol};
 use selfplay::run::{self, Job, RunOptions, Schedule, Shard};
@@ -41,6 +42,16 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         out: PathBuf,
         /// Pente run folders.
+        #[arg(required = true, value_name = "DIR")]
+        sources: Vec<PathBuf>,
+    },
+    /// Convert the positions.csv rows of othello8 run folders to OBF lines
+    /// (64 cells, the side to move, `;`), one a row in file order.
+    Export {
+        /// The OBF file to write.
+        #[arg(long, value_name = "FILE")]
+        obf: PathBuf,
+        /// othello8 run folders.
         #[arg(required = true, value_name = "DIR")]
         sources: Vec<PathBuf>,
     },
@@ -127,6 +138,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Some(Command::Merge { out, sources }) => run::merge(&out, &sources).map(|text| println!("{text}")),
+        Some(Command::Export { obf, sources }) => export::export_obf(&obf, &sources).map(|text| println!("{text}")),
         Some(Command::GameLength { out, sources }) => run::game_length(&out, &sources).map(|text| println!("{text}")),
         Some(Command::Openings { variant, plies, window, count, depth, seed, out }) => {
             let spec = SuiteSpec { plies, window, count, depth, seed };

@@ -6,7 +6,9 @@
 //! [`ReversiProtocol`] implements it for every Reversi variant and
 //! [`PenteProtocol`] for Pente; [`GameChoice`] is the `--variant` argument.
 
+use crate::record::{ENDING_TIMEOUT, GGF_PLACE, GameRecord, MoveNote};
 use engine::agent::{Agent, Clock, RandomAgent};
+use engine::eval::discs;
 use engine::game::{Color, Game};
 use engine::pente;
 use engine::protocol::{self, duo};
@@ -83,6 +85,20 @@ pub trait GameProtocol: Send + Sync {
     /// Parses an NBoard engine's move (syntax only).
     fn parse_nboard_move(&self, text: &str) -> Result<<Self::State as Game>::Move, String> {
         Err(format!("`{text}`: NBoard engines play othello8, not {}", self.variant()))
+    }
+
+    /// The finished game as one GGF record (`games.ggf`): `opening`, then
+    /// `moves`, with `record`'s id, players and result; `time` is each
+    /// side's CPU seconds for the game `[black, white]`. `None` for a game
+    /// GGF does not record (Pente).
+    fn ggf_record(
+        &self,
+        _opening: &Self::State,
+        _moves: &[MoveNote<<Self::State as Game>::Move>],
+        _record: &GameRecord,
+        _time: [f64; 2],
+    ) -> Option<String> {
+        None
     }
 
     /// Scores the finished `state`; `time_left` is `[black, white]` in seconds.
@@ -187,6 +203,50 @@ impl<G: Geometry> GameProtocol for ReversiProtocol<G> {
         ggf::parse_move::<G>(text).ok_or_else(|| format!("expected a move like F5 or PA, found `{text}`"))
     }
 
+    /// GGF's result is Black's disc margin; a forfeit gives the winner the
+    /// whole board with the flag `t` (time) or `r` (any other forfeit), as
+    /// GGF records a resignation. Evaluations are the mover's, in discs.
+    fn ggf_record(
+        &self,
+        opening: &Position<G>,
+        moves: &[MoveNote<Move<G>>],
+        record: &GameRecord,
+        time: [f64; 2],
+    ) -> Option<String> {
+        let mut game = GgfGame::new(*opening);
+        game.set_tag("PC", &format!("{GGF_PLACE}{}", record.game));
+        game.set_tag("PB", &ggf_tag_value(&record.black));
+        game.set_tag("PW", &ggf_tag_value(&record.white));
+        if time[0] == time[1] {
+            if time[0].is_finite() {
+                game.set_tag("TI", &ggf::clock_text(time[0]));
+            }
+        } else {
+            for (tag, seconds) in [("TB", time[0]), ("TW", time[1])] {
+                if seconds.is_finite() {
+                    game.set_tag(tag, &ggf::clock_text(seconds));
+                }
+            }
+        }
+        let flag = if !record.forfeited() {
+            None
+        } else if record.ending == ENDING_TIMEOUT {
+            Some(ggf::ResultFlag::Timeout)
+        } else {
+            Some(ggf::ResultFlag::Resigned)
+        };
+        let margin = match (flag, record.black_points()) {
+            (Some(_), Some(points)) if points > 0.5 => G::CELLS as f64,
+            (Some(_), _) => -(G::CELLS as f64),
+            (None, _) => f64::from(record.score),
+        };
+        game.set_tag("RE", &ggf::result_text(margin, flag));
+        for m in moves {
+            game.push(m.mv, m.score.map(discs), m.cpu);
+        }
+        Some(game.to_string())
+    }
+
     fn outcome(&self, state: &Position<G>, time_left: [f64; 2]) -> Outcome {
         let (black, white) = state.disc_counts();
         let score = state.score();
@@ -206,6 +266,11 @@ impl<G: Geometry> GameProtocol for ReversiProtocol<G> {
     fn minimax(&self, _seed: u64) -> Box<dyn Agent<Position<G>>> {
         Box::new(ReversiMinimax::<G>::new())
     }
+}
+
+/// `text` as a GGF tag value: a `]` would close the tag, so it becomes `)`.
+fn ggf_tag_value(text: &str) -> String {
+    text.replace(']', ")")
 }
 
 /// [`GameProtocol`] for Pente (handout 002 as settled by PROTOCOLS.md).

@@ -1,11 +1,12 @@
-//! The run folder: `games.csv`, `positions.csv` and `run.json`, appended and
-//! flushed game by game, and repaired and re-read when a run resumes.
+//! The run folder: `games.csv`, `positions.csv`, `games.ggf` (Reversi
+//! variants) and `run.json`, appended and flushed game by game, and
+//! repaired and re-read when a run resumes.
 //!
-//! A game's positions are written and flushed before its `games.csv` row,
-//! so a row in `games.csv` means the game is complete in both files. On
-//! resume a half-written last line is cut off, and position rows of games
-//! that have no `games.csv` row (games in flight when the run stopped) are
-//! dropped.
+//! A game's positions and its GGF record are written and flushed before its
+//! `games.csv` row, so a row in `games.csv` means the game is complete in
+//! every file. On resume a half-written last line is cut off, and position
+//! rows and GGF records of games that have no `games.csv` row (games in
+//! flight when the run stopped) are dropped.
 
 use engine::game::Color;
 use serde::{Deserialize, Serialize};
@@ -20,6 +21,13 @@ pub const GAMES_FILE: &str = "games.csv";
 pub const POSITIONS_FILE: &str = "positions.csv";
 /// File name of the run description.
 pub const RUN_FILE: &str = "run.json";
+/// File name of the game records in the Generic Game Format, one game a
+/// line (Reversi variants only: GGF has no Pente).
+pub const GGF_FILE: &str = "games.ggf";
+/// What the `PC` (place) tag of a GGF record in [`GGF_FILE`] holds before
+/// the game's id: `PC[selfplay game 17]` ties the record to its
+/// `games.csv` row.
+pub const GGF_PLACE: &str = "selfplay game ";
 /// File whose OS lock a run holds while it writes its folder.
 pub const LOCK_FILE: &str = "lock";
 
@@ -62,6 +70,13 @@ impl FolderLock {
         Ok(FolderLock { _file: file })
     }
 }
+
+/// The `ending` of a game that ran to the end of the rules.
+pub const ENDING_NORMAL: &str = "normal";
+/// The `ending` of a game whose level score a tie rule decided.
+pub const ENDING_TIEBREAK: &str = "tiebreak";
+/// The `ending` of a game its loser lost on time.
+pub const ENDING_TIMEOUT: &str = "timeout";
 
 /// One row of `games.csv`: one finished game.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -109,6 +124,11 @@ impl GameRecord {
         }
     }
 
+    /// True when the loser forfeited (the game did not end on the board).
+    pub fn forfeited(&self) -> bool {
+        self.ending != ENDING_NORMAL && self.ending != ENDING_TIEBREAK
+    }
+
     /// Black's points: 1, 0.5 or 0; `None` for an unknown result text.
     pub fn black_points(&self) -> Option<f64> {
         match self.result.as_str() {
@@ -148,6 +168,24 @@ pub struct PositionRecord {
     /// search or did not say, and in files written before the column existed).
     #[serde(default)]
     pub nodes: Option<u64>,
+}
+
+/// One move as it was played, as a game record keeps it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MoveNote<M> {
+    /// The move (a pass the game master played included).
+    pub mv: M,
+    /// The mover's search score (100 per disc), if it reported one.
+    pub score: Option<i32>,
+    /// CPU seconds the mover was charged (`None` for a forced pass).
+    pub cpu: Option<f64>,
+}
+
+/// The game id a GGF record of [`GGF_FILE`] names in its `PC` tag.
+pub fn ggf_game_id(line: &str) -> Option<u64> {
+    let from = line.find(&format!("PC[{GGF_PLACE}"))? + "PC[".len() + GGF_PLACE.len();
+    let len = line[from..].find(']')?;
+    line[from..from + len].parse().ok()
 }
 
 /// Column names of `games.csv`, in order.
@@ -305,6 +343,8 @@ pub struct Store {
     dir: PathBuf,
     games: csv::Writer<File>,
     positions: csv::Writer<File>,
+    /// [`GGF_FILE`], opened when the first record comes.
+    ggf: Option<File>,
 }
 
 impl Store {
@@ -329,10 +369,15 @@ impl Store {
         if positions_exist {
             drop_unfinished_positions(&positions_path, &seen)?;
         }
+        let ggf_path = dir.join(GGF_FILE);
+        if repair_tail(&ggf_path)? {
+            drop_unfinished_records(&ggf_path, &seen)?;
+        }
         let store = Store {
             dir: dir.to_path_buf(),
             games: appender(&games_path, &GAMES_HEADER, games_exist)?,
             positions: appender(&positions_path, &POSITIONS_HEADER, positions_exist)?,
+            ggf: None,
         };
         Ok((store, games))
     }
@@ -346,13 +391,25 @@ impl Store {
         self.positions.flush().map_err(|e| format!("{}: {e}", path.display()))
     }
 
-    /// Appends a finished game (positions first) and flushes both files.
-    pub fn append(&mut self, game: &GameRecord, positions: &[PositionRecord]) -> Result<(), String> {
+    /// Appends a finished game (positions and its GGF record, if any,
+    /// first) and flushes every file.
+    pub fn append(&mut self, game: &GameRecord, positions: &[PositionRecord], ggf: Option<&str>) -> Result<(), String> {
         let err = |file: &str, e: &dyn std::fmt::Display| format!("{}: {e}", self.dir.join(file).display());
         for p in positions {
             self.positions.serialize(p).map_err(|e| err(POSITIONS_FILE, &e))?;
         }
         self.positions.flush().map_err(|e| err(POSITIONS_FILE, &e))?;
+        if let Some(line) = ggf {
+            if self.ggf.is_none() {
+                let path = self.dir.join(GGF_FILE);
+                let file = OpenOptions::new().create(true).append(true).open(&path).map_err(|e| err(GGF_FILE, &e))?;
+                self.ggf = Some(file);
+            }
+            let file = self.ggf.as_mut().expect("opened above");
+            file.write_all(format!("{line}\n").as_bytes())
+                .and_then(|()| file.flush())
+                .map_err(|e| err(GGF_FILE, &e))?;
+        }
         self.games.serialize(game).map_err(|e| err(GAMES_FILE, &e))?;
         self.games.flush().map_err(|e| err(GAMES_FILE, &e))
     }
@@ -379,6 +436,34 @@ fn drop_unfinished_positions(path: &Path, finished: &HashSet<u64>) -> Result<(),
     })?;
     writer.flush().map_err(|e| format!("{}: {e}", tmp.display()))?;
     drop(writer);
+    fs::rename(&tmp, path).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Reads the GGF records of a [`GGF_FILE`], each with its game id; the
+/// error names the file and line of a record without one.
+pub fn read_ggf(path: &Path) -> Result<Vec<(u64, String)>, String> {
+    let text = fs::read_to_string(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    let mut records = Vec::new();
+    for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+        let id = ggf_game_id(line).ok_or_else(|| {
+            format!("{}:{}: expected a GGF game with PC[{GGF_PLACE}ID], found `{line}`", path.display(), i + 1)
+        })?;
+        records.push((id, line.to_string()));
+    }
+    Ok(records)
+}
+
+/// Rewrites the GGF file `path` without the records of games not in
+/// `finished` (if any).
+fn drop_unfinished_records(path: &Path, finished: &HashSet<u64>) -> Result<(), String> {
+    let records = read_ggf(path)?;
+    if records.iter().all(|(id, _)| finished.contains(id)) {
+        return Ok(());
+    }
+    let kept: String =
+        records.iter().filter(|(id, _)| finished.contains(id)).map(|(_, line)| format!("{line}\n")).collect();
+    let tmp = path.with_extension("ggf.tmp");
+    fs::write(&tmp, kept).map_err(|e| format!("{}: {e}", tmp.display()))?;
     fs::rename(&tmp, path).map_err(|e| format!("{}: {e}", path.display()))
 }
 
@@ -446,23 +531,31 @@ mod tests {
 
     #[test]
     fn resume_repairs_a_torn_line_and_drops_unfinished_positions() {
+        let record = |id: u64| format!("(;GM[Othello]PC[{GGF_PLACE}{id}]TY[4]BO[4 ---------O*--*O------ *];)");
         let dir = std::env::temp_dir().join(format!("selfplay-record-{}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
         {
             let (mut store, old) = Store::open(&dir).unwrap();
             assert!(old.is_empty());
-            store.append(&game(0), &[position(0, 0), position(0, 1)]).unwrap();
-            store.append(&game(1), &[position(1, 0)]).unwrap();
+            store.append(&game(0), &[position(0, 0), position(0, 1)], Some(&record(0))).unwrap();
+            store.append(&game(1), &[position(1, 0)], Some(&record(1))).unwrap();
         }
-        // A game in flight: its positions are out, its games row is torn.
+        // Games in flight: game 2's positions and GGF record are out and its
+        // games row is torn; game 3's GGF record is torn.
         let mut f = OpenOptions::new().append(true).open(dir.join(POSITIONS_FILE)).unwrap();
         f.write_all(b"2,0,X,X/..../.OX./.XO./....,,,1,2,0.5,\n2,1,O,X/...").unwrap();
         let mut f = OpenOptions::new().append(true).open(dir.join(GAMES_FILE)).unwrap();
         f.write_all(b"2,1,1,X/..").unwrap();
+        let mut f = OpenOptions::new().append(true).open(dir.join(GGF_FILE)).unwrap();
+        f.write_all(format!("{}\n(;GM[Othello]PC[{GGF_PLACE}3]TY[", record(2)).as_bytes()).unwrap();
         let (mut store, old) = Store::open(&dir).unwrap();
         assert_eq!(old, vec![game(0), game(1)]);
-        store.append(&game(2), &[position(2, 0)]).unwrap();
+        let ids = |dir: &Path| read_ggf(&dir.join(GGF_FILE)).unwrap().into_iter().map(|(id, _)| id).collect::<Vec<_>>();
+        assert_eq!(ids(&dir), [0, 1]);
+        store.append(&game(2), &[position(2, 0)], Some(&record(2))).unwrap();
         drop(store);
+        assert_eq!(ids(&dir), [0, 1, 2]);
+        assert_eq!(read_ggf(&dir.join(GGF_FILE)).unwrap()[2].1, record(2));
         let games = read_games(&dir.join(GAMES_FILE)).unwrap();
         assert_eq!(games.iter().map(|g| g.game).collect::<Vec<_>>(), [0, 1, 2]);
         let mut rows = Vec::new();
@@ -501,7 +594,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("selfplay-new-positions-{}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
         let (mut store, _) = Store::open(&dir).unwrap();
-        store.append(&game(0), &[position(0, 0), position(0, 1)]).unwrap();
+        store.append(&game(0), &[position(0, 0), position(0, 1)], None).unwrap();
         drop(store);
         let text = fs::read_to_string(dir.join(POSITIONS_FILE)).unwrap();
         let lines: Vec<&str> = text.lines().collect();
@@ -555,6 +648,19 @@ mod tests {
         fs::write(dir.join(GAMES_FILE), "id,winner\n1,X\n").unwrap();
         let err = Store::open(&dir).err().unwrap();
         assert!(err.contains("games.csv:1: expected the header `game,pair,"), "{err}");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_ggf_record_without_its_game_id_is_refused_naming_the_line() {
+        let dir = std::env::temp_dir().join(format!("selfplay-ggf-id-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        let good = format!("(;GM[Othello]PC[{GGF_PLACE}0]TY[4]BO[4 ---------O*--*O------ *];)");
+        fs::write(dir.join(GGF_FILE), format!("{good}\n(;GM[Othello]PC[elsewhere]TY[4];)\n")).unwrap();
+        assert_eq!(ggf_game_id(&good), Some(0));
+        let err = Store::open(&dir).err().unwrap();
+        assert!(err.contains("games.ggf:2: expected a GGF game with PC[selfplay game ID]"), "{err}");
         fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -3,7 +3,7 @@
 //! that appends results, keeps the tally and shows progress, resuming, Ctrl-C
 //! and the final report. Also `merge` of shard folders.
 
-use crate::game::{GameSetup, Played, play_game};
+use crate::game::{FinishedGame, GameSetup, play_game};
 use crate::player::{PlayerKind, PlayerSpec, Seat};
 use crate::protocol::GameProtocol;
 use crate::record::{self, FolderLock, GameRecord, RUN_FILE, Store};
@@ -399,9 +399,9 @@ pub fn run_observed<P: GameProtocol>(
     let mut summary = Summary { games: done.len() as u64, ..Summary::default() };
     let threads = options.threads.max(1);
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| e.to_string())?;
-    let (tx, rx) = mpsc::channel::<Played>();
+    let (tx, rx) = mpsc::channel::<FinishedGame>();
 
-    let worker = |tx: mpsc::Sender<Played>| {
+    let worker = |tx: mpsc::Sender<FinishedGame>| {
         let mut kept: Vec<Option<Seat<P::State>>> = specs.iter().map(|_| None).collect();
         loop {
             if stop.load(Ordering::Relaxed) || INTERRUPTS.load(Ordering::Relaxed) > 0 {
@@ -479,7 +479,7 @@ pub fn run_observed<P: GameProtocol>(
                     "interrupted again: abandoning the games in flight"
                 });
             }
-            let (game, positions) = match rx.recv_timeout(POLL) {
+            let FinishedGame { record: game, positions, ggf } = match rx.recv_timeout(POLL) {
                 Ok(result) => result,
                 Err(mpsc::RecvTimeoutError::Timeout) => continue,
                 Err(mpsc::RecvTimeoutError::Disconnected) => break,
@@ -487,7 +487,7 @@ pub fn run_observed<P: GameProtocol>(
             if write_error.is_some() {
                 continue;
             }
-            if let Err(e) = store.append(&game, &positions) {
+            if let Err(e) = store.append(&game, &positions, ggf.as_deref()) {
                 write_error = Some(e);
                 stop.store(true, Ordering::Relaxed);
                 continue;
@@ -666,8 +666,8 @@ impl Progress {
 
 /// Merges shard folders `sources` into `out`: the jobs must agree (but for
 /// the shard), every game must belong to its folder's shard and appear
-/// once, and every position must belong to a game. Games are written in id
-/// order, positions folder by folder.
+/// once, and every position and GGF record must belong to a game. Games and
+/// their GGF records are written in id order, positions folder by folder.
 pub fn merge(out: &Path, sources: &[PathBuf]) -> Result<String, String> {
     if sources.is_empty() {
         return Err("merge: expected at least one source folder".into());
@@ -711,8 +711,18 @@ pub fn merge(out: &Path, sources: &[PathBuf]) -> Result<String, String> {
     std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
     let (mut store, _) = Store::open(out)?;
     let mut positions = 0u64;
+    let mut ggf = std::collections::HashMap::new();
     for src in sources {
         let mine: HashSet<u64> = record::read_games(&src.join(record::GAMES_FILE))?.iter().map(|g| g.game).collect();
+        let ggf_path = src.join(record::GGF_FILE);
+        if ggf_path.exists() {
+            for (id, line) in record::read_ggf(&ggf_path)? {
+                if !mine.contains(&id) {
+                    return Err(format!("{}: GGF record of game {id} without a game row", ggf_path.display()));
+                }
+                ggf.insert(id, line);
+            }
+        }
         let mut batch = Vec::new();
         record::read_positions(&src.join(record::POSITIONS_FILE), |p| {
             if !mine.contains(&p.game) {
@@ -730,7 +740,7 @@ pub fn merge(out: &Path, sources: &[PathBuf]) -> Result<String, String> {
         positions += batch.len() as u64;
     }
     for g in &games {
-        store.append(g, &[])?;
+        store.append(g, &[], ggf.get(&g.game).map(String::as_str))?;
     }
     let value = serde_json::json!({
         "command": std::env::args().collect::<Vec<_>>(),

@@ -53,7 +53,8 @@ fn play<P: GameProtocol>(
         time,
         sample_every: 1,
     };
-    play_game(protocol, &setup, [&mut black, &mut white], &AtomicBool::new(false)).expect("not abandoned")
+    let game = play_game(protocol, &setup, [&mut black, &mut white], &AtomicBool::new(false)).expect("not abandoned");
+    (game.record, game.positions)
 }
 
 /// A tiny4 game between a seeded random X and the reference agent as O in

@@ -171,7 +171,10 @@ fn play(dir: &Path, players: [&PlayerSpec; 2], id: u64) -> (GameRecord, Vec<Posi
         time: [PLENTY, PLENTY],
         sample_every: 1,
     };
-    play_game(&PenteProtocol, &setup, [&mut black, &mut white], &AtomicBool::new(false)).expect("not abandoned")
+    let game =
+        play_game(&PenteProtocol, &setup, [&mut black, &mut white], &AtomicBool::new(false)).expect("not abandoned");
+    assert_eq!(game.ggf, None, "GGF records no Pente game");
+    (game.record, game.positions)
 }
 
 #[test]

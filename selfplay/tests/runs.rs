@@ -11,7 +11,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use engine::reversi::{Size6, Size8, Variant};
+use engine::reversi::ggf::GgfGame;
+use engine::reversi::{Geometry, Size6, Size8, Size12, Variant};
+use selfplay::protocol::GameProtocol;
 
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("selfplay-runs-{}-{name}", std::process::id()));
@@ -75,6 +77,43 @@ fn positions(dir: &Path) -> Vec<record::PositionRecord> {
     rows
 }
 
+/// The GGF records of a folder in game id order, each parsed and checked
+/// against its `games.csv` row: one record a game, starting from the
+/// game's opening, replaying to its final board and score with as many
+/// plies, and a result (`RE`) that names the winner. Returned without the
+/// seconds of each move, which CPU time decides.
+fn ggf_replays<G: Geometry>(dir: &Path, variant: Variant) -> Vec<GgfGame<G>> {
+    let protocol = ReversiProtocol::<G>::new(variant);
+    let mut records = record::read_ggf(&dir.join(record::GGF_FILE)).unwrap();
+    records.sort_by_key(|(id, _)| *id);
+    let rows = record::games_in(dir).unwrap();
+    assert_eq!(records.iter().map(|(id, _)| *id).collect::<Vec<_>>(), rows.iter().map(|g| g.game).collect::<Vec<_>>());
+    let mut parsed = Vec::new();
+    for ((_, line), row) in records.iter().zip(&rows) {
+        let mut game = GgfGame::<G>::parse(line, variant.scoring()).unwrap_or_else(|e| panic!("{e}: {line}"));
+        assert_eq!(protocol.flatten(&game.start), row.opening, "{line}");
+        let end = game.position();
+        assert_eq!(end.disc_counts(), (row.black_count, row.white_count), "{line}");
+        assert_eq!(end.score(), row.score, "{line}");
+        assert_eq!(game.moves.len() as u32, row.plies, "{line}");
+        let result = game.tag("RE").unwrap();
+        let (margin, flag) = result.split_once(':').unwrap_or((result, ""));
+        let margin: f64 = margin.parse().unwrap();
+        if row.forfeited() {
+            assert_eq!(flag, if row.ending == "timeout" { "t" } else { "r" }, "{line}");
+            assert_eq!(margin > 0.0, row.result == "1-0", "{line}");
+        } else {
+            assert_eq!((margin, flag), (f64::from(row.score), ""), "{line}");
+        }
+        assert_eq!((game.tag("PB"), game.tag("PW")), (Some(row.black.as_str()), Some(row.white.as_str())));
+        for m in &mut game.moves {
+            m.seconds = None;
+        }
+        parsed.push(game);
+    }
+    parsed
+}
+
 #[test]
 fn the_named_rng_is_pinned() {
     let mut rng = run::stream_rng(42, 7);
@@ -97,6 +136,7 @@ fn the_same_seed_gives_the_same_games() {
     assert_eq!(sa.games, 18, "3 pairings of 6 games");
     assert_eq!(games(&a), games(&b));
     assert_eq!(positions(&a), positions(&b));
+    assert_eq!(ggf_replays::<Size6>(&a, Variant::Othello6), ggf_replays::<Size6>(&b, Variant::Othello6));
     // Colour-swapped pairs share their opening; pairs differ.
     let g = games(&a);
     assert_eq!(g[0].opening, g[1].opening);
@@ -131,6 +171,9 @@ fn a_forfeiting_agent_does_not_stop_the_run() {
     let g = games(&out);
     assert!(g.iter().all(|g| g.ending == "crash"));
     assert!(g.iter().all(|g| (g.result == "0-1") == (g.black == spec)));
+    let records = ggf_replays::<Size6>(&out, Variant::Othello6);
+    assert_eq!(records.len(), 4);
+    assert!(records.iter().all(|game| game.tag("RE").is_some_and(|re| re.ends_with(":r")) && game.moves.len() <= 1));
     assert!(summary.report.contains("W-D-L 0-0-4"), "{}", summary.report);
     fs::remove_dir_all(&dir).unwrap();
 }
@@ -150,6 +193,7 @@ fn shards_merge_into_the_whole_run() {
     assert!(text.starts_with("merged 10 games"), "{text}");
     assert_eq!(games(&merged), games(&whole));
     assert_eq!(positions(&merged), positions(&whole));
+    assert_eq!(ggf_replays::<Size6>(&merged, Variant::Othello6), ggf_replays::<Size6>(&whole, Variant::Othello6));
     // Merging a shard twice is refused.
     let again = temp_dir("merged-again");
     let err = run::merge(&again, &[shards[0].clone(), shards[0].clone()]).unwrap_err();
@@ -215,6 +259,7 @@ fn a_killed_or_interrupted_run_resumes_to_exactly_the_whole_run() {
     assert_eq!(g.iter().map(|g| g.game).collect::<Vec<_>>(), (0..16).collect::<Vec<_>>());
     assert_eq!(g, games(&whole));
     assert_eq!(positions(&out), positions(&whole));
+    assert_eq!(ggf_replays::<Size12>(&out, Variant::Duo12), ggf_replays::<Size12>(&whole, Variant::Duo12));
     // The report counts every game once.
     let text = String::from_utf8_lossy(&status.stdout);
     assert!(text.contains(": 16 games"), "{text}");
@@ -329,4 +374,57 @@ fn a_second_run_on_a_folder_in_use_refuses_to_start() {
     assert!(ran.status.success(), "{}", String::from_utf8_lossy(&ran.stderr));
     assert_eq!(games(&out).len(), 2);
     fs::remove_dir_all(&out).unwrap();
+}
+
+#[test]
+fn positions_export_to_obf_lines_that_read_back_and_bad_runs_are_refused() {
+    let dir = temp_dir("export");
+    let out = dir.join("run");
+    let job = Job { variant: "othello8".into(), ..job(&["engine:depth=1", "random"], 4) };
+    run::run(&ReversiProtocol::<Size8>::new(Variant::Othello8), &job, &options(&out, 2, None)).unwrap();
+    let obf = dir.join("positions.obf");
+    let export = |sources: &[&Path]| {
+        Command::new(env!("CARGO_BIN_EXE_selfplay"))
+            .arg("export")
+            .arg("--obf")
+            .arg(&obf)
+            .args(sources)
+            .output()
+            .unwrap()
+    };
+    let done = export(&[&out]);
+    assert!(done.status.success(), "{}", String::from_utf8_lossy(&done.stderr));
+    let protocol = ReversiProtocol::<Size8>::new(Variant::Othello8);
+    let rows = record::positions_in(&out).unwrap();
+    let mut file_order = Vec::new();
+    record::read_positions(&out.join(record::POSITIONS_FILE), |p| {
+        file_order.push(p);
+        Ok(())
+    })
+    .unwrap();
+    assert_eq!(file_order.len(), rows.len());
+    let text = fs::read_to_string(&obf).unwrap();
+    assert_eq!(text.lines().count(), rows.len());
+    for (line, row) in text.lines().zip(&file_order) {
+        let pos = engine::reversi::ffo::parse_obf(line).unwrap();
+        assert_eq!(protocol.flatten(&pos), row.board, "{line}");
+    }
+    // A duo12 run holds no 8x8 positions; a broken row names its line.
+    let duo = dir.join("duo");
+    fs::create_dir_all(&duo).unwrap();
+    fs::write(duo.join(record::RUN_FILE), r#"{"job": {"variant": "duo12"}}"#).unwrap();
+    let refused = export(&[&duo]);
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        !refused.status.success() && err.contains("expected a run of othello8") && err.lines().count() == 1,
+        "{err}"
+    );
+    let mut positions = fs::read_to_string(out.join(record::POSITIONS_FILE)).unwrap();
+    positions.push_str("9,0,X,X/bad,,,1,2,,\n");
+    fs::write(out.join(record::POSITIONS_FILE), positions).unwrap();
+    let refused = export(&[&out]);
+    let err = String::from_utf8_lossy(&refused.stderr);
+    let line = rows.len() + 2;
+    assert!(err.contains(&format!("positions.csv:{line}: expected an 8x8 position")), "{err}");
+    fs::remove_dir_all(&dir).unwrap();
 }

@@ -58,6 +58,25 @@ pub fn parse_obf(line: &str) -> Result<Position<Size8>, String> {
     parse_board(line).map(|(position, _)| position)
 }
 
+/// The OBF line of `pos`: its 64 cells (`X` black, `O` white, `-` empty,
+/// `a1` first), a space, the side to move and `;`.
+pub fn obf_text(pos: &Position<Size8>) -> String {
+    let mut out = String::with_capacity(Size8::CELLS + 3);
+    for cell in 0..Size8::CELLS {
+        out.push(if pos.discs(Color::Black).contains(cell) {
+            'X'
+        } else if pos.discs(Color::White).contains(cell) {
+            'O'
+        } else {
+            '-'
+        });
+    }
+    out.push(' ');
+    out.push(if pos.to_move() == Color::Black { 'X' } else { 'O' });
+    out.push(';');
+    out
+}
+
 /// Parses one line; `number` is its number in the suite.
 pub fn parse_line(line: &str, number: usize) -> Result<FfoPosition, String> {
     let (position, fields) = parse_board(line)?;
@@ -124,6 +143,19 @@ pub fn read_suite(dir: &Path) -> Result<Vec<FfoPosition>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn obf_text_writes_the_suite_lines_back() {
+        let dir = find_suite_dir(Path::new(env!("CARGO_MANIFEST_DIR"))).expect("data/ffo");
+        for (path, first) in [("fforum-1-19.obf", 1), ("fforum-40-59.obf", 40)] {
+            let text = std::fs::read_to_string(dir.join(path)).unwrap();
+            for (line, ffo) in text.lines().zip(read_file(&dir.join(path), first).unwrap()) {
+                let written = obf_text(&ffo.position);
+                assert_eq!(written, line[..written.len()], "{line}");
+                assert_eq!(parse_obf(&written).unwrap(), ffo.position);
+            }
+        }
+    }
 
     #[test]
     fn lines_parse_and_errors_say_what_was_expected() {

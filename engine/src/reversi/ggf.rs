@@ -65,6 +65,35 @@ pub struct GgfGame<G: Geometry> {
     pub moves: Vec<GgfMove<G>>,
 }
 
+/// How a GGF result (`RE`) came about, written after the margin and a `:`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ResultFlag {
+    /// The loser resigned (`r`); a selfplay forfeit other than time.
+    Resigned,
+    /// The loser ran out of time (`t`).
+    Timeout,
+}
+
+impl ResultFlag {
+    /// The flag's letter.
+    pub const fn letter(self) -> char {
+        match self {
+            ResultFlag::Resigned => 'r',
+            ResultFlag::Timeout => 't',
+        }
+    }
+}
+
+/// A `RE` value: Black's margin in discs with two decimals (`+12.00`,
+/// `-3.00`, `+0.00`), then `:` and the flag's letter when the game did not
+/// end on the board.
+pub fn result_text(black_margin: f64, flag: Option<ResultFlag>) -> String {
+    match flag {
+        Some(flag) => format!("{black_margin:+.2}:{}", flag.letter()),
+        None => format!("{black_margin:+.2}"),
+    }
+}
+
 /// A GGF error: what was expected, at which character (from 1) of the text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GgfError {
@@ -378,6 +407,15 @@ mod tests {
     /// test/com/welty/othello/api/SyncStatelessEngineTest.java as "a game
     /// where the next move is a pass".
     const REAL_GAME: &str = "(;GM[Othello]PC[GGS/os]DT[2009.07.02_09:24:22.MDT]PB[triple0]PW[Saio3000]RB[2173.03]RW[2175.52]TI[10:00//02:00]TY[8]RE[+0.000]BO[8 -------- -------- -------- ---O*--- ---*O--- -------- -------- -------- *]B[f5]W[f6]B[e6]W[f4]B[e3]W[c5]B[c4]W[d6]B[c6]W[b5]B[d7]W[e7]B[b6]W[c8]B[f7]W[f8]B[a6]W[b3]B[c3]W[f3]B[g3]W[e2]B[g4]W[g5]B[f2]W[f1]B[c7]W[h4]B[h6]W[h5]B[g2]W[a4]B[b4]W[a5]B[h2]W[a3]B[h3]W[a7]B[e8]W[d8]B[g6]W[c2]B[b2]W[d2]B[a2]W[a1]B[d3]W[h1]B[b7]W[g7]B[c1]W[e1]B[b1]W[d1]B[h8]W[h7]B[g8]W[a8]B[b8];)";
+
+    #[test]
+    fn results_read_as_the_format_description_writes_them() {
+        // The GGF description's own examples: `RE[+64.00:r]` and `RE[-3.00]`.
+        assert_eq!(result_text(64.0, Some(ResultFlag::Resigned)), "+64.00:r");
+        assert_eq!(result_text(-3.0, None), "-3.00");
+        assert_eq!(result_text(0.0, None), "+0.00");
+        assert_eq!(result_text(-8.0, Some(ResultFlag::Timeout)), "-8.00:t");
+    }
 
     #[test]
     fn the_protocol_example_parses() {
