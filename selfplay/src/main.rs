@@ -3,10 +3,9 @@
 //! Without arguments: the default self-play job (see the README).
 
 use clap::{Args, Parser, Subcommand};
-use engine::reversi::{Geometry, Variant};
 use engine::with_geometry;
 use selfplay::export;
-use selfplay::openings::{SuiteSpec, make_suite};
+use selfplay::openings::{SuiteGame, SuiteSpec, make_suite};
 use selfplay::protocol::{GameChoice, PenteProtocol, ReversiProtocol};
 use selfplay::run::{self, Job, RunOptions, Schedule, Shard};
 use selfplay::stats::Sprt;
@@ -55,17 +54,18 @@ enum Command {
         #[arg(required = true, value_name = "DIR")]
         sources: Vec<PathBuf>,
     },
-    /// Write a balanced opening suite (Reversi variants): positions PLIES
-    /// random plies deep whose shallow-search score is within ±WINDOW discs,
-    /// one per symmetry class, for --openings.
+    /// Write a balanced opening suite: positions PLIES random plies deep
+    /// whose shallow-search score is within ±WINDOW, one per symmetry class,
+    /// for --openings.
     Openings {
-        /// A Reversi variant.
+        /// A Reversi variant or pente.
         #[arg(long)]
-        variant: Variant,
+        variant: GameChoice,
         /// Random plies from the start.
         #[arg(long, default_value_t = 8)]
         plies: u32,
-        /// Largest |score| kept, in discs.
+        /// Largest |score| kept: in discs (Reversi), in the engine's score
+        /// units (Pente, as positions.csv reports them).
         #[arg(long, default_value_t = 2.0)]
         window: f64,
         /// Positions wanted.
@@ -142,7 +142,12 @@ fn main() -> ExitCode {
         Some(Command::GameLength { out, sources }) => run::game_length(&out, &sources).map(|text| println!("{text}")),
         Some(Command::Openings { variant, plies, window, count, depth, seed, out }) => {
             let spec = SuiteSpec { plies, window, count, depth, seed };
-            with_geometry!(variant, G => write_suite::<G>(variant, &spec, &out))
+            match variant {
+                GameChoice::Reversi(v) => {
+                    with_geometry!(v, G => write_suite(&ReversiProtocol::<G>::new(v), &spec, &out))
+                }
+                GameChoice::Pente => write_suite(&PenteProtocol, &spec, &out),
+            }
         }
         None => run_match(cli.run),
     };
@@ -155,8 +160,8 @@ fn main() -> ExitCode {
     }
 }
 
-fn write_suite<G: Geometry>(variant: Variant, spec: &SuiteSpec, out: &Path) -> Result<(), String> {
-    let suite = make_suite::<G>(variant, spec)?;
+fn write_suite<P: SuiteGame>(protocol: &P, spec: &SuiteSpec, out: &Path) -> Result<(), String> {
+    let suite = make_suite(protocol, spec)?;
     if suite.len() < spec.count {
         eprintln!("selfplay: only {} balanced positions found (of {} wanted)", suite.len(), spec.count);
     }
@@ -171,14 +176,16 @@ fn write_suite<G: Geometry>(variant: Variant, spec: &SuiteSpec, out: &Path) -> R
         .collect();
     let mut text = format!("# made by: {}\n", command.join(" "));
     text += &format!(
-        "# {variant}: {} positions {} random plies deep, depth-{} score within ±{} discs, one per symmetry class\n",
+        "# {}: {} positions {} random plies deep, depth-{} score within ±{} {}, one per symmetry class\n",
+        protocol.variant(),
         suite.len(),
         spec.plies,
         spec.depth,
-        spec.window
+        spec.window,
+        P::UNIT
     );
-    for (flat, _) in &suite {
-        text += flat;
+    for entry in &suite {
+        text += &entry.flat;
         text.push('\n');
     }
     std::fs::write(out, text).map_err(|e| format!("{}: cannot write: {e}", out.display()))

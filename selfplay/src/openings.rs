@@ -1,15 +1,17 @@
-//! Balanced opening suites for Reversi variants: positions a number of
-//! random plies from the start whose shallow-search score lies within a
-//! window around level, one per symmetry class, written in the openings
-//! file form `--openings FILE` reads (one flattened position a line).
+//! Balanced opening suites for the Reversi variants and Pente: positions a
+//! number of random plies from the start whose shallow-search score lies
+//! within a window around level, one per symmetry class, written in the
+//! openings file form `--openings FILE` reads (one flattened position a
+//! line). One code path serves every game through [`SuiteGame`].
 
-use crate::protocol::{GameProtocol, ReversiProtocol};
+use crate::protocol::{GameProtocol, PenteProtocol, ROW_SEPARATOR, ReversiProtocol};
 use crate::run::{ends_within, random_line, stream_rng};
 use engine::agent::Agent;
 use engine::analysis::Budget;
-use engine::eval::discs;
-use engine::reversi::{Geometry, ReversiEngine, Variant};
-use engine::search::EngineConfig;
+use engine::eval::{Evaluator, SCORE_PER_DISC};
+use engine::pente::{self, PenteEngine};
+use engine::reversi::{Geometry, ReversiEngine, ReversiEvaluator};
+use engine::search::{Engine, EngineConfig, SearchGame};
 use std::collections::HashSet;
 
 /// Stream of the random plies of candidate `k` (apart from the runs' streams).
@@ -20,14 +22,16 @@ const ATTEMPTS_PER_POSITION: usize = 200;
 /// need little, and it is cleared for every candidate.
 const SUITE_TT_MB: usize = 4;
 /// Plies after an opening within which no line may end the game.
-const LOOKAHEAD: u32 = 2;
+pub const LOOKAHEAD: u32 = 2;
+/// Symmetries of a square board: four rotations, each with its reflection.
+const SYMMETRIES: usize = 8;
 
 /// What a suite holds.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SuiteSpec {
     /// Random plies from the start.
     pub plies: u32,
-    /// Largest |score| kept, in discs.
+    /// Largest |score| kept, in the game's window unit ([`SuiteGame::UNIT`]).
     pub window: f64,
     /// Positions wanted.
     pub count: usize,
@@ -37,19 +41,79 @@ pub struct SuiteSpec {
     pub seed: u64,
 }
 
-/// The smallest of the eight images of a flattened position (side letter,
-/// then `/`-separated rows) under the board's rotations and reflections:
-/// positions that are the same game up to symmetry share it.
-pub fn canonical(flat: &str) -> String {
-    let mut parts = flat.split('/');
-    let side = parts.next().unwrap_or("");
-    let rows: Vec<&[u8]> = parts.map(str::as_bytes).collect();
+impl SuiteSpec {
+    /// Checks the numbers; the error is one line naming the option.
+    pub fn validate(&self) -> Result<(), String> {
+        if !(self.window.is_finite() && self.window >= 0.0) {
+            return Err(format!("--window {}: expected a number at least 0", self.window));
+        }
+        if self.count == 0 {
+            return Err("--count 0: expected at least one position".into());
+        }
+        if self.depth == 0 {
+            return Err("--depth 0: expected a search depth of at least 1".into());
+        }
+        Ok(())
+    }
+}
+
+/// A game [`make_suite`] writes balanced openings of: its protocol (start,
+/// rules, flattened form), the engine that scores a candidate, and the unit
+/// of the window.
+pub trait SuiteGame: GameProtocol<State: SearchGame> {
+    /// The scoring engine's evaluation.
+    type Eval: Evaluator<Self::State>;
+    /// Fields of the flattened form before the board rows, which the board's
+    /// symmetries leave alone: the side letter (Pente: and the captured stones).
+    const HEADER_FIELDS: usize;
+    /// Engine score units in one unit of the window.
+    const SCORE_PER_UNIT: f64;
+    /// The window's unit, as the suite file's header names it.
+    const UNIT: &'static str;
+
+    /// The engine that scores candidates, with `config`.
+    fn scorer(&self, config: EngineConfig) -> Result<Engine<Self::State, Self::Eval>, String>;
+}
+
+impl<G: Geometry> SuiteGame for ReversiProtocol<G> {
+    type Eval = ReversiEvaluator<G>;
+    const HEADER_FIELDS: usize = 1;
+    const SCORE_PER_UNIT: f64 = SCORE_PER_DISC as f64;
+    const UNIT: &'static str = "discs";
+
+    fn scorer(&self, config: EngineConfig) -> Result<ReversiEngine<G>, String> {
+        ReversiEngine::<G>::new(self.reversi_variant(), config)
+    }
+}
+
+/// Pente's window is in the engine's own score units (the pattern
+/// evaluation's, as `positions.csv` and the `played` line report them):
+/// Pente has no discs to count.
+impl SuiteGame for PenteProtocol {
+    type Eval = pente::eval::PenteEval;
+    const HEADER_FIELDS: usize = 2;
+    const SCORE_PER_UNIT: f64 = 1.0;
+    const UNIT: &'static str = "score units";
+
+    fn scorer(&self, config: EngineConfig) -> Result<PenteEngine, String> {
+        PenteEngine::new(config)
+    }
+}
+
+/// The smallest of the eight images of a flattened position under the
+/// board's rotations and reflections: positions that are the same game up
+/// to symmetry share it. The first `header` fields (the side letter; Pente:
+/// and the captured stones) are kept as they are; the rest are the rows of a
+/// square board, joined by [`ROW_SEPARATOR`].
+pub fn canonical(flat: &str, header: usize) -> String {
+    let fields: Vec<&str> = flat.split(ROW_SEPARATOR).collect();
+    let (head, rows) = fields.split_at(header.min(fields.len()));
+    let rows: Vec<&[u8]> = rows.iter().map(|r| r.as_bytes()).collect();
     let n = rows.len();
     let image = |t: usize| {
-        let mut out = String::with_capacity(flat.len());
-        out += side;
+        let mut out = head.join(&ROW_SEPARATOR.to_string());
         for r in 0..n {
-            out.push('/');
+            out.push(ROW_SEPARATOR);
             for c in 0..n {
                 let (i, j) = match t {
                     0 => (r, c),
@@ -66,19 +130,33 @@ pub fn canonical(flat: &str) -> String {
         }
         out
     };
-    (0..8).map(image).min().unwrap_or_default()
+    (0..SYMMETRIES).map(image).min().unwrap_or_default()
 }
 
-/// A balanced suite of `variant` (board `G`): each line a canonical
-/// flattened position with its score in discs. Fewer than `spec.count` when
-/// the draws run out.
-pub fn make_suite<G: Geometry>(variant: Variant, spec: &SuiteSpec) -> Result<Vec<(String, f64)>, String> {
-    let protocol = ReversiProtocol::<G>::new(variant);
+/// One position of a suite.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SuiteEntry {
+    /// The position as the suite file holds it: the canonical form of `drawn`.
+    pub flat: String,
+    /// The position as the random plies drew it, flattened.
+    pub drawn: String,
+    /// The scoring search's score of `drawn`, in the window's unit. Its
+    /// canonical image may score a little differently where the evaluation
+    /// (Duo-Othello's edge tables) or the search's move order is not
+    /// symmetric; scoring the drawn position keeps the Reversi suites what
+    /// this command wrote before it served Pente.
+    pub score: f64,
+}
+
+/// A balanced suite of the game `protocol` plays, in the order drawn.
+/// Fewer than `spec.count` entries when the draws run out.
+pub fn make_suite<P: SuiteGame>(protocol: &P, spec: &SuiteSpec) -> Result<Vec<SuiteEntry>, String> {
+    spec.validate()?;
     let config = EngineConfig { tt_mb: SUITE_TT_MB, ..EngineConfig::default() };
-    let mut engine = ReversiEngine::<G>::new(variant, config)?;
+    let mut engine = protocol.scorer(config)?;
     let limits = Budget::Depth(spec.depth).limits();
     let (mut seen, mut suite) = (HashSet::new(), Vec::new());
-    for k in 0..spec.count * ATTEMPTS_PER_POSITION {
+    for k in 0..spec.count.saturating_mul(ATTEMPTS_PER_POSITION) {
         if suite.len() == spec.count {
             break;
         }
@@ -87,15 +165,15 @@ pub fn make_suite<G: Geometry>(variant: Variant, spec: &SuiteSpec) -> Result<Vec
         if ends_within(&state, LOOKAHEAD) {
             continue;
         }
-        let flat = canonical(&protocol.flatten(&state));
+        let flat = canonical(&protocol.flatten(&state), P::HEADER_FIELDS);
         if !seen.insert(flat.clone()) {
             continue;
         }
         engine.new_game();
         let r = engine.search(&state, &limits);
-        let score = discs(r.score.unwrap_or(0));
+        let score = f64::from(r.score.unwrap_or(0)) / P::SCORE_PER_UNIT;
         if score.abs() <= spec.window {
-            suite.push((flat, score));
+            suite.push(SuiteEntry { flat, drawn: protocol.flatten(&state), score });
         }
     }
     Ok(suite)
@@ -104,8 +182,9 @@ pub fn make_suite<G: Geometry>(variant: Variant, spec: &SuiteSpec) -> Result<Vec
 #[cfg(test)]
 mod tests {
     use super::*;
-    use engine::game::Game;
-    use engine::reversi::Size8;
+    use engine::game::{Color, Game};
+    use engine::pente::{Cell, PentePosition};
+    use engine::reversi::{Size8, Variant};
 
     #[test]
     fn the_eight_images_of_a_position_share_one_canonical_form() {
@@ -124,27 +203,114 @@ mod tests {
         for image in [transposed, mirrored] {
             let other = format!("{side}/{}", image.join("/"));
             assert_ne!(other, flat);
-            assert_eq!(canonical(&other), canonical(&flat));
+            assert_eq!(canonical(&other, 1), canonical(&flat, 1));
         }
         // The start position is its own image; another opening is not.
         let start = protocol.flatten(&protocol.start());
-        assert_ne!(canonical(&start), canonical(&flat));
+        assert_ne!(canonical(&start, 1), canonical(&flat, 1));
+    }
+
+    /// The 19x19 cell `(line, col)` under symmetry `t` of the square.
+    fn image_cell(t: usize, (line, col): (usize, usize)) -> Cell {
+        let n = pente::board::SIZE;
+        let (l, c) = if t & 4 != 0 { (col, line) } else { (line, col) };
+        let l = if t & 1 != 0 { n - 1 - l } else { l };
+        let c = if t & 2 != 0 { n - 1 - c } else { c };
+        Cell::at(l, c)
+    }
+
+    /// Plays `moves` (board-text line, column) from the start under symmetry `t`.
+    fn pente_line(t: usize, moves: &[(usize, usize)]) -> PentePosition {
+        let mut pos = PentePosition::new();
+        for &m in moves {
+            let cell = image_cell(t, m);
+            assert!(pos.is_legal(cell), "{cell} under symmetry {t}");
+            pos.make(cell);
+        }
+        pos
+    }
+
+    #[test]
+    fn a_pente_position_and_its_images_share_one_canonical_form_with_the_captures_kept() {
+        let protocol = PenteProtocol;
+        let header = PenteProtocol::HEADER_FIELDS;
+        // White takes the pair 10L-10M with 10N, then two stones off the
+        // axes and diagonals: a line with no symmetry of its own.
+        let moves = [(9, 9), (9, 10), (6, 6), (9, 11), (9, 12), (8, 10), (12, 7)];
+        let pos = pente_line(0, &moves);
+        assert_eq!((pos.captured(Color::White), pos.captured(Color::Black)), (2, 0));
+        let flat = protocol.flatten(&pos);
+        let form = canonical(&flat, header);
+        assert!(form.starts_with("b/2,0/"), "{form}");
+        assert_eq!(protocol.parse_flat(&form).unwrap().captured(Color::White), 2);
+        let mut images = HashSet::new();
+        for t in 0..SYMMETRIES {
+            let image = protocol.flatten(&pente_line(t, &moves));
+            images.insert(image.clone());
+            assert_eq!(canonical(&image, header), form, "symmetry {t}");
+        }
+        assert_eq!(images.len(), SYMMETRIES, "the line has a symmetry of its own");
+        // One stone fewer is another position.
+        let shorter = protocol.flatten(&pente_line(0, &moves[..moves.len() - 1]));
+        assert_ne!(canonical(&shorter, header), form);
+    }
+
+    /// Plies played to reach `pos` (every ply puts one stone down).
+    fn pente_plies(pos: &PentePosition) -> u32 {
+        pos.stone_count() + pos.captured(Color::White) + pos.captured(Color::Black)
+    }
+
+    /// Checks what a suite promises: `spec.count` positions, each in
+    /// canonical form and unique under the symmetries, `plies` of it
+    /// `spec.plies`, no line of [`LOOKAHEAD`] plies ending the game, and a
+    /// fresh search at `spec.depth` scoring it within the window.
+    fn check_suite<P: SuiteGame>(protocol: &P, spec: &SuiteSpec, plies: impl Fn(&P::State) -> u32) {
+        let suite = make_suite(protocol, spec).unwrap();
+        assert_eq!(suite.len(), spec.count);
+        let distinct: HashSet<String> = suite.iter().map(|e| canonical(&e.flat, P::HEADER_FIELDS)).collect();
+        assert_eq!(distinct.len(), suite.len());
+        let mut engine = protocol.scorer(EngineConfig::default()).unwrap();
+        for SuiteEntry { flat, drawn, score } in &suite {
+            assert_eq!(&canonical(flat, P::HEADER_FIELDS), flat);
+            assert_eq!(&canonical(drawn, P::HEADER_FIELDS), flat);
+            for text in [flat, drawn] {
+                let pos = protocol.parse_flat(text).unwrap();
+                assert_eq!(plies(&pos), spec.plies, "{text}");
+                assert!(!ends_within(&pos, LOOKAHEAD), "{text}");
+            }
+            engine.new_game();
+            let pos = protocol.parse_flat(drawn).unwrap();
+            let again = engine.search(&pos, &Budget::Depth(spec.depth).limits()).score.unwrap();
+            let again = f64::from(again) / P::SCORE_PER_UNIT;
+            assert_eq!(again, *score, "{drawn}");
+            assert!(again.abs() <= spec.window, "{drawn}: {again}");
+        }
     }
 
     #[test]
     fn suites_hold_distinct_balanced_playable_positions() {
         let spec = SuiteSpec { plies: 6, window: 2.0, count: 12, depth: 3, seed: 4 };
-        let suite = make_suite::<Size8>(Variant::Othello8, &spec).unwrap();
-        assert_eq!(suite.len(), 12);
         let protocol = ReversiProtocol::<Size8>::new(Variant::Othello8);
-        let distinct: HashSet<&String> = suite.iter().map(|(flat, _)| flat).collect();
-        assert_eq!(distinct.len(), suite.len());
-        for (flat, score) in &suite {
-            assert!(score.abs() <= spec.window);
-            let pos = protocol.parse_flat(flat).unwrap();
-            assert_eq!(pos.empty_count(), 60 - spec.plies, "{flat}");
-            assert!(!ends_within(&pos, LOOKAHEAD));
-            assert_eq!(&canonical(flat), flat);
+        check_suite(&protocol, &spec, |pos| 60 - pos.empty_count());
+    }
+
+    #[test]
+    fn pente_suites_hold_distinct_balanced_playable_positions() {
+        let spec = SuiteSpec { plies: 4, window: 40.0, count: 6, depth: 2, seed: 4 };
+        check_suite(&PenteProtocol, &spec, pente_plies);
+    }
+
+    #[test]
+    fn bad_numbers_are_one_line_errors() {
+        let good = SuiteSpec { plies: 4, window: 1.0, count: 2, depth: 2, seed: 1 };
+        for bad in [
+            SuiteSpec { window: -1.0, ..good.clone() },
+            SuiteSpec { window: f64::NAN, ..good.clone() },
+            SuiteSpec { count: 0, ..good.clone() },
+            SuiteSpec { depth: 0, ..good.clone() },
+        ] {
+            let e = make_suite(&PenteProtocol, &bad).unwrap_err();
+            assert!(e.starts_with("--") && !e.contains('\n'), "{e}");
         }
     }
 }

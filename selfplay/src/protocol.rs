@@ -135,6 +135,11 @@ impl<G: Geometry> ReversiProtocol<G> {
         assert_eq!(variant.size(), G::N, "variant {variant} is not played on this geometry");
         ReversiProtocol { variant, geometry: std::marker::PhantomData }
     }
+
+    /// The variant played.
+    pub fn reversi_variant(&self) -> Variant {
+        self.variant
+    }
 }
 
 impl<G: Geometry> GameProtocol for ReversiProtocol<G> {
