@@ -4,7 +4,7 @@
 
 use crate::bitboard::BitSet;
 use crate::game::Color;
-use crate::reversi::{Geometry, Move, Position, Size8, Variant};
+use crate::reversi::{Geometry, Move, Position, Size8, Variant, disc_char};
 use std::path::{Path, PathBuf};
 
 /// One test position.
@@ -58,23 +58,16 @@ pub fn parse_obf(line: &str) -> Result<Position<Size8>, String> {
     parse_board(line).map(|(position, _)| position)
 }
 
+/// An empty cell in the position text form ([`Position::rows`]).
+const EMPTY_TEXT: char = '.';
+/// An empty cell in OBF.
+const OBF_EMPTY: char = '-';
+
 /// The OBF line of `pos`: its 64 cells (`X` black, `O` white, `-` empty,
 /// `a1` first), a space, the side to move and `;`.
 pub fn obf_text(pos: &Position<Size8>) -> String {
-    let mut out = String::with_capacity(Size8::CELLS + 3);
-    for cell in 0..Size8::CELLS {
-        out.push(if pos.discs(Color::Black).contains(cell) {
-            'X'
-        } else if pos.discs(Color::White).contains(cell) {
-            'O'
-        } else {
-            '-'
-        });
-    }
-    out.push(' ');
-    out.push(if pos.to_move() == Color::Black { 'X' } else { 'O' });
-    out.push(';');
-    out
+    let cells: String = pos.rows().concat().chars().map(|c| if c == EMPTY_TEXT { OBF_EMPTY } else { c }).collect();
+    format!("{cells} {};", disc_char(pos.to_move()))
 }
 
 /// Parses one line; `number` is its number in the suite.
