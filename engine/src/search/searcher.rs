@@ -106,6 +106,11 @@ fn discs(value: f64) -> i32 {
     (value * f64::from(SCORE_PER_DISC)).round().max(1.0) as i32
 }
 
+/// The shallowest depth whose nodes use the transposition table.
+fn table_depth(p: &SearchParams) -> u32 {
+    p.table_depth.round() as u32
+}
+
 /// A reusable search engine for `G` with evaluator `E`.
 pub struct Searcher<G: SearchGame, E: Evaluator<G>> {
     ctx: SearchContext,
@@ -119,6 +124,8 @@ pub struct Searcher<G: SearchGame, E: Evaluator<G>> {
     params: SearchParams,
     /// The selectivity's table, from `params`.
     probcut: ProbCut,
+    /// Shallowest depth that uses the transposition table, from `params`.
+    table_depth: u32,
     game: PhantomData<G>,
 }
 
@@ -135,6 +142,7 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
             clock: CpuClock::Process,
             params: G::PARAMS,
             probcut: ProbCut::new(&G::PARAMS, MAX_DEPTH),
+            table_depth: table_depth(&G::PARAMS),
             game: PhantomData,
         }
     }
@@ -154,6 +162,7 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
     pub fn set_params(&mut self, params: SearchParams) {
         self.params = params;
         self.probcut = ProbCut::new(&params, MAX_DEPTH);
+        self.table_depth = table_depth(&params);
     }
 
     /// The evaluator.
@@ -505,9 +514,10 @@ crate::cpu::multiversion! {
         if (depth == 0 && forced.is_none()) || ply >= MAX_DEPTH {
             return s.eval.evaluate_on::<Simd>(pos);
         }
-        let key = pos.hash();
+        let tabled = depth >= s.table_depth;
+        let key = if tabled { pos.hash() } else { 0 };
         let mut table_move = None;
-        if let Some(entry) = s.ctx.tt.probe(key) {
+        if tabled && let Some(entry) = s.ctx.tt.probe(key) {
             let score = score_from_table(entry.score, ply);
             if u32::from(entry.depth) >= depth && entry.cuts(alpha, beta) {
                 return score;
@@ -602,6 +612,9 @@ crate::cpu::multiversion! {
             }
         }
         s.stack.truncate(base);
+        if !tabled {
+            return best;
+        }
         let bound = Bound::of(best, alpha_in, beta);
         let entry = TtEntry {
             score: score_to_table(best, ply),

@@ -4,7 +4,7 @@
 use super::*;
 use crate::agent::Clock;
 use crate::cputime::{CpuClock, CpuTimer};
-use crate::eval::{DiscDifference, PatternEval, SCORE_PER_DISC};
+use crate::eval::{DiscDifference, Evaluator, PatternEval, SCORE_PER_DISC};
 use crate::game::Game;
 use crate::reversi::{Geometry, Move, Position, ReversiEngine, Size4, Size6, Size8, Size12, Variant, endgame};
 use rand::{RngExt, SeedableRng};
@@ -178,6 +178,39 @@ fn the_midgame_search_matches_minimax_once_deep_enough() {
         }
         let best = pos.play(r.best);
         assert_eq!(-minimax(&best), exact, "the chosen move must be optimal");
+    }
+}
+
+/// Plain negamax `depth` plies deep with `eval` at the horizon: the
+/// reference for a full-width search that stays in the middle game.
+fn negamax<G: Geometry>(pos: &Position<G>, eval: &PatternEval<G>, depth: u32) -> i32 {
+    let moves = pos.legal_moves();
+    if moves.is_empty() {
+        return pos.final_score_for_mover() * SCORE_PER_DISC;
+    }
+    if depth == 0 {
+        return eval.evaluate(pos);
+    }
+    moves.iter().map(|&mv| -negamax(&pos.result(mv), eval, depth - 1)).max().unwrap()
+}
+
+#[test]
+fn a_full_width_search_matches_negamax_whichever_depths_use_the_table() {
+    // The table only saves work: with it at every depth, from depth 3 on or
+    // not at all (64), a fixed-depth full-width search keeps the value.
+    const DEPTH: u32 = 4;
+    let eval = PatternEval::<Size8>::compiled(Variant::Othello8);
+    let mut rng = ChaCha8Rng::seed_from_u64(23);
+    for _ in 0..6 {
+        let pos = random_position::<Size8>(Variant::Othello8, 44, &mut rng);
+        let expected = negamax(&pos, &eval, DEPTH);
+        for table_depth in [1.0, 3.0, 64.0] {
+            let params = SearchParams { mpc_confidence: 0.0, table_depth, ..SearchParams::DEFAULT };
+            let mut s = Searcher::new(Box::new(eval.clone()), 1);
+            s.set_params(params);
+            let r = s.search(&pos, &Limits { depth: Some(DEPTH), ..Limits::default() });
+            assert_eq!(r.score, Some(expected), "search.table_depth={table_depth}");
+        }
     }
 }
 
