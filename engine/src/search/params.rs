@@ -111,7 +111,7 @@ registry! {
     /// Nodes searched this many plies deep or more probe and store the
     /// transposition table; shallower ones (most of the tree's inner
     /// nodes, whose entries would crowd out deeper ones) only search.
-    table_depth = "search.table_depth", 1.0, 1.0, 64.0;
+    table_depth = "search.table_depth", 0.0, 0.0, 64.0;
     /// Depth of the midgame search that gives the exact solve its first
     /// guess when no midgame iteration ran before it.
     guess_depth = "search.guess_depth", 6.0, 1.0, 64.0;

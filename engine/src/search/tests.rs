@@ -204,7 +204,7 @@ fn a_full_width_search_matches_negamax_whichever_depths_use_the_table() {
     for _ in 0..6 {
         let pos = random_position::<Size8>(Variant::Othello8, 44, &mut rng);
         let expected = negamax(&pos, &eval, DEPTH);
-        for table_depth in [1.0, 3.0, 64.0] {
+        for table_depth in [0.0, 3.0, 64.0] {
             let params = SearchParams { mpc_confidence: 0.0, table_depth, ..SearchParams::DEFAULT };
             let mut s = Searcher::new(Box::new(eval.clone()), 1);
             s.set_params(params);
