@@ -3,8 +3,9 @@
 
 usage: replay.py RUN_DIR NEEDLE BUDGET [NAME=VALUE...]
 
-For each game, the moves of the player whose spec contains NEEDLE are
-replayed: under the recorded plan (registry defaults of the run's build,
+For each game, the moves of the player whose spec contains NEEDLE (with a
+leading `!`: whose spec lacks the rest, for two specs one of which extends
+the other) are replayed: under the recorded plan (registry defaults of the run's build,
 `time.overrun=1`) each searched move's overrun is its CPU time over the
 plan's target; under the plan set by NAME=VALUE (the `time.*` names without
 the prefix, e.g. `overrun=1.4 safety=0.08`) each such move spends the same
@@ -64,11 +65,14 @@ def main(argv):
         if name not in params:
             sys.exit(f"replay.py: unknown parameter `{name}`: expected one of {', '.join(params)}")
         params[name] = float(value)
+    def matches(spec):
+        return needle[1:] not in spec if needle.startswith('!') else needle in spec
+
     games = {r['game']: r for r in csv.DictReader(open(f'{run}/games.csv'))}
     rows = list(csv.DictReader(open(f'{run}/positions.csv')))
     uses, shorts = [], 0
     for gid in sorted(games, key=int):
-        side = 'X' if needle in games[gid]['black'] else 'O' if needle in games[gid]['white'] else None
+        side = 'X' if matches(games[gid]['black']) else 'O' if matches(games[gid]['white']) else None
         moves = [(r['board'].count('.'), float(r['cpu']), r['depth'])
                  for r in rows if r['game'] == gid and r['side'] == side]
         if not moves:
