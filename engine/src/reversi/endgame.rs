@@ -11,7 +11,7 @@
 
 use crate::bitboard::BitSet;
 use crate::eval::{Evaluator, SCORE_PER_DISC};
-use crate::search::control::SearchContext;
+use crate::search::control::{Control, SearchContext};
 use crate::search::tt::{Bound, TtEntry, solved_depth};
 use crate::search::{SearchGame, SearchParams};
 
@@ -160,6 +160,48 @@ fn last_empty<B: EndgameBoard>(pos: &B, cell: usize) -> i32 {
     pos.final_discs()
 }
 
+/// The best value for the mover of `pos` over its moves into `a` and `b`,
+/// the only empty cells, each finished by [`last_empty`] (cut at `beta`),
+/// or `None` when it can move into neither. Counts each child as a node.
+#[inline(always)]
+fn best_of_two<B: EndgameBoard>(control: &mut Control, pos: &B, a: usize, b: usize, beta: i32) -> Option<i32> {
+    let mut best = None;
+    for (cell, other) in [(a, b), (b, a)] {
+        let flips = pos.flipped(cell);
+        if flips.any() {
+            control.poll();
+            let v = -last_empty(&pos.after(cell, flips), other);
+            if best.is_none_or(|best| v > best) {
+                best = Some(v);
+                if v >= beta {
+                    break;
+                }
+            }
+        }
+    }
+    best
+}
+
+/// The value for the mover of `pos`, whose only empty cells are `a` and
+/// `b` (`a` the lower), fail-soft within (`alpha`, `beta`), without the
+/// general node's move loop (and without recursion, so it stays inlined in
+/// each per-CPU copy of the solver). It visits and counts the nodes the
+/// general solver would, in its order: each child, and the position after
+/// a pass when the opponent can move.
+#[inline(always)]
+fn two_empties<B: EndgameBoard>(control: &mut Control, pos: &B, a: usize, b: usize, alpha: i32, beta: i32) -> i32 {
+    if let Some(v) = best_of_two(control, pos, a, b, beta) {
+        return v;
+    }
+    let passed = pos.passed();
+    if passed.flipped(a).is_empty() && passed.flipped(b).is_empty() {
+        // Neither side can move: the game is over with two cells empty.
+        return pos.final_discs();
+    }
+    control.poll();
+    best_of_two(control, &passed, a, b, -alpha).map_or_else(|| pos.final_discs(), |v| -v)
+}
+
 /// The weighted mobility the side not to move in `pos` keeps after the
 /// reply that leaves it the least (a two-ply fastest-first look-ahead).
 #[inline(always)]
@@ -207,6 +249,10 @@ crate::cpu::multiversion! {
         }
         if count == 1 {
             return last_empty(pos, empties.lowest());
+        }
+        if count == 2 {
+            let a = empties.lowest();
+            return two_empties(&mut ctx.control, pos, a, (empties - B::Cells::bit(a)).lowest(), alpha, beta);
         }
         if count <= setup.shallow_empties {
             let odd = odd_regions(&setup.regions, empties);

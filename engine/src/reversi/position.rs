@@ -314,6 +314,9 @@ impl<G: Geometry> Position<G> {
 
     /// The legal moves as a list: the placing moves in cell order, a single
     /// pass when the mover must pass, nothing when the game is over.
+    /// Inlined, so that each per-CPU copy of the search generates them with
+    /// its own instructions.
+    #[inline(always)]
     pub fn move_list(&self) -> MoveList<Move<G>, MAX_MOVES> {
         let moves = self.moves();
         if moves.any() {
@@ -336,7 +339,7 @@ impl<G: Geometry> Game for Position<G> {
         self.to_move
     }
 
-    #[inline]
+    #[inline(always)]
     fn legal_moves(&self) -> Self::Moves {
         self.move_list()
     }

@@ -81,7 +81,7 @@ impl<G: Geometry> SearchGame for Position<G> {
         mv.cell().unwrap_or(G::CELLS)
     }
 
-    #[inline]
+    #[inline(always)]
     fn order_hint(&self, mv: Move<G>) -> i32 {
         match mv.cell() {
             Some(cell) => {

@@ -126,6 +126,45 @@ fn the_solver_matches_minimax_in_every_window() {
 }
 
 #[test]
+fn the_solver_finishes_two_empties_exactly_through_passes_and_blocked_ends() {
+    // Two empty cells have their own shortcut: every window, against
+    // minimax, including positions where the mover must pass and where
+    // neither side can fill them.
+    let mut rng = ChaCha8Rng::seed_from_u64(29);
+    let mut ctx = control::SearchContext { tt: tt::TranspositionTable::new(1), control: control::Control::default() };
+    let (mut passes, mut blocked, mut seen) = (0, 0, 0);
+    while seen < 400 || passes == 0 || blocked == 0 {
+        assert!(seen < 200_000, "no pass ({passes}) or blocked end ({blocked}) in {seen} positions");
+        let pos = random_position::<Size4>(Variant::Tiny4, 2, &mut rng);
+        if pos.empty_count() != 2 {
+            continue;
+        }
+        seen += 1;
+        let stuck = pos.legal_moves().iter().all(|mv| mv.cell().is_none());
+        passes += usize::from(stuck && !pos.is_terminal());
+        blocked += usize::from(pos.is_terminal());
+        let exact = minimax(&pos);
+        for (a, b) in [(-100, 100), (exact - 1, exact + 1), (exact, exact + 1), (exact - 1, exact)] {
+            let v = endgame::solve_window(
+                &mut ctx,
+                &DiscDifference,
+                &SearchParams::DEFAULT,
+                &pos,
+                a * SCORE_PER_DISC,
+                b * SCORE_PER_DISC,
+            );
+            let (lo, hi) = (a * SCORE_PER_DISC, b * SCORE_PER_DISC);
+            let exact = exact * SCORE_PER_DISC;
+            assert!(v > lo || exact <= v, "fail low must bound from above: {v} vs {exact}");
+            assert!(v < hi || exact >= v, "fail high must bound from below: {v} vs {exact}");
+            if v > lo && v < hi {
+                assert_eq!(v, exact);
+            }
+        }
+    }
+}
+
+#[test]
 fn the_solver_reads_its_registry_settings_and_stays_exact() {
     // Every path of the solver from the second empty up (table, enhanced
     // transposition cut-off, look-ahead and evaluation ordering), and the

@@ -149,7 +149,7 @@ impl TranspositionTable {
     }
 
     /// Stores a result for `key`.
-    #[inline]
+    #[inline(always)]
     pub fn store(&mut self, key: u64, entry: TtEntry) {
         let index = self.bucket(key);
         let age = self.age;
