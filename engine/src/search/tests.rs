@@ -83,6 +83,27 @@ fn selectivity_never_changes_an_exact_result() {
     }
 }
 
+/// Solves `pos` in each window of `windows` (in discs) and checks the
+/// fail-soft answer against its exact value `exact` (discs): inside the
+/// window the value itself, outside a bound on the correct side.
+fn check_solver_windows<G: Geometry>(
+    ctx: &mut control::SearchContext,
+    pos: &Position<G>,
+    exact: i32,
+    windows: &[(i32, i32)],
+) {
+    let exact = exact * SCORE_PER_DISC;
+    for &(a, b) in windows {
+        let (lo, hi) = (a * SCORE_PER_DISC, b * SCORE_PER_DISC);
+        let v = endgame::solve_window(ctx, &DiscDifference, &SearchParams::DEFAULT, pos, lo, hi);
+        assert!(v > lo || exact <= v, "fail low must bound from above: {v} vs {exact} in ({a}, {b})");
+        assert!(v < hi || exact >= v, "fail high must bound from below: {v} vs {exact} in ({a}, {b})");
+        if v > lo && v < hi {
+            assert_eq!(v, exact, "in ({a}, {b})");
+        }
+    }
+}
+
 #[test]
 fn the_solver_matches_minimax_in_every_window() {
     let mut rng = ChaCha8Rng::seed_from_u64(7);
@@ -90,37 +111,14 @@ fn the_solver_matches_minimax_in_every_window() {
     for round in 0..60 {
         let empties = 3 + round % 7;
         let variant = if round % 2 == 0 { Variant::Othello6 } else { Variant::Tiny4 };
-        let check = |ctx: &mut control::SearchContext, exact: i32, v: i32, alpha: i32, beta: i32| {
-            let (lo, hi) = (alpha * SCORE_PER_DISC, beta * SCORE_PER_DISC);
-            let v_units = v;
-            if v_units <= lo {
-                assert!(exact * SCORE_PER_DISC <= v_units, "fail low must bound from above");
-            } else if v_units >= hi {
-                assert!(exact * SCORE_PER_DISC >= v_units, "fail high must bound from below");
-            } else {
-                assert_eq!(v_units, exact * SCORE_PER_DISC);
-            }
-            let _ = ctx;
-        };
         if variant == Variant::Othello6 {
             let pos = random_position::<Size6>(variant, empties, &mut rng);
             let exact = minimax(&pos);
-            for (a, b) in [(-100, 100), (exact - 1, exact + 1), (exact, exact + 1), (exact - 1, exact), (-3, 4)] {
-                let v = endgame::solve_window(
-                    &mut ctx,
-                    &DiscDifference,
-                    &SearchParams::DEFAULT,
-                    &pos,
-                    a * SCORE_PER_DISC,
-                    b * SCORE_PER_DISC,
-                );
-                check(&mut ctx, exact, v, a, b);
-            }
+            let windows = [(-100, 100), (exact - 1, exact + 1), (exact, exact + 1), (exact - 1, exact), (-3, 4)];
+            check_solver_windows(&mut ctx, &pos, exact, &windows);
         } else {
             let pos = random_position::<Size4>(variant, empties, &mut rng);
-            let exact = minimax(&pos);
-            let v = endgame::solve_window(&mut ctx, &DiscDifference, &SearchParams::DEFAULT, &pos, -INFINITY, INFINITY);
-            check(&mut ctx, exact, v, -1000, 1000);
+            check_solver_windows(&mut ctx, &pos, minimax(&pos), &[(-1000, 1000)]);
         }
     }
 }
@@ -133,8 +131,10 @@ fn the_solver_finishes_two_empties_exactly_through_passes_and_blocked_ends() {
     let mut rng = ChaCha8Rng::seed_from_u64(29);
     let mut ctx = control::SearchContext { tt: tt::TranspositionTable::new(1), control: control::Control::default() };
     let (mut passes, mut blocked, mut seen) = (0, 0, 0);
-    while seen < 400 || passes == 0 || blocked == 0 {
-        assert!(seen < 200_000, "no pass ({passes}) or blocked end ({blocked}) in {seen} positions");
+    for _ in 0..200_000 {
+        if seen >= 400 && passes > 0 && blocked > 0 {
+            break;
+        }
         let pos = random_position::<Size4>(Variant::Tiny4, 2, &mut rng);
         if pos.empty_count() != 2 {
             continue;
@@ -144,24 +144,14 @@ fn the_solver_finishes_two_empties_exactly_through_passes_and_blocked_ends() {
         passes += usize::from(stuck && !pos.is_terminal());
         blocked += usize::from(pos.is_terminal());
         let exact = minimax(&pos);
-        for (a, b) in [(-100, 100), (exact - 1, exact + 1), (exact, exact + 1), (exact - 1, exact)] {
-            let v = endgame::solve_window(
-                &mut ctx,
-                &DiscDifference,
-                &SearchParams::DEFAULT,
-                &pos,
-                a * SCORE_PER_DISC,
-                b * SCORE_PER_DISC,
-            );
-            let (lo, hi) = (a * SCORE_PER_DISC, b * SCORE_PER_DISC);
-            let exact = exact * SCORE_PER_DISC;
-            assert!(v > lo || exact <= v, "fail low must bound from above: {v} vs {exact}");
-            assert!(v < hi || exact >= v, "fail high must bound from below: {v} vs {exact}");
-            if v > lo && v < hi {
-                assert_eq!(v, exact);
-            }
-        }
+        check_solver_windows(
+            &mut ctx,
+            &pos,
+            exact,
+            &[(-100, 100), (exact - 1, exact + 1), (exact, exact + 1), (exact - 1, exact)],
+        );
     }
+    assert!(seen >= 400 && passes > 0 && blocked > 0, "{seen} positions, {passes} passes, {blocked} blocked ends");
 }
 
 #[test]
