@@ -144,7 +144,8 @@ registry! {
     /// ...plus this many discs per ply between the two depths.
     mpc_sigma_per_ply = "mpc.sigma_per_ply", 0.0, 0.0, 16.0;
     /// The exact solver walks the empty cells in parity order, with no move
-    /// generation and no table, at most this many empties from the end.
+    /// generation and no table, at most this many empties from the end (the
+    /// last two always take their own shortcut).
     endgame_shallow_empties = "endgame.shallow_empties", 6.0, 0.0, 20.0;
     /// The exact solver uses the transposition table from this many
     /// empties on...
