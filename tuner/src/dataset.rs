@@ -1,7 +1,8 @@
-//! The training set in compact form: each position's active evaluation
+//! The training set as features: each position's active evaluation
 //! features (weight index, multiplicity) stored once, row by row, with its
 //! target and the game it came from; plus the inverted index (for each weight,
-//! the positions that use it) that makes a one-weight trial cheap.
+//! the positions that use it) that makes a one-weight trial cheap. [`Rows`]
+//! is what the optimisers read, from this or from packed boards.
 
 /// One labelled position, as extracted from a `positions.csv` row.
 #[derive(Clone, Debug, PartialEq)]
@@ -41,24 +42,17 @@ impl Dataset {
         self.games.push(sample.game);
     }
 
-    /// Number of positions.
-    pub fn len(&self) -> usize {
-        self.targets.len()
-    }
-
-    /// True when there is no position.
-    pub fn is_empty(&self) -> bool {
-        self.targets.is_empty()
-    }
-
-    /// Target of position `p`.
-    pub fn target(&self, p: usize) -> f64 {
-        self.targets[p]
-    }
-
     /// Game key of position `p`.
     pub fn game(&self, p: usize) -> u64 {
         self.games[p]
+    }
+
+    /// Mean bytes a position takes here (features, row start, target and
+    /// game key; the inverted index of a local search doubles the features).
+    pub fn bytes_per_position(&self) -> usize {
+        let features = self.index.len() * (size_of::<u32>() + size_of::<i32>());
+        let rows = self.len() * (size_of::<usize>() + size_of::<f64>() + size_of::<u64>());
+        (features + rows).div_ceil(self.len().max(1))
     }
 
     /// The features of position `p`.
@@ -70,12 +64,6 @@ impl Dataset {
     /// The linear evaluation `Σ weights[i] * multiplicity` of position `p`.
     pub fn evaluate(&self, p: usize, weights: &[i32]) -> i64 {
         self.features(p).map(|(i, m)| i64::from(weights[i as usize]) * i64::from(m)).sum()
-    }
-
-    /// Evaluations of every position under `weights`.
-    pub fn evaluate_all(&self, weights: &[i32]) -> Vec<i64> {
-        use rayon::prelude::*;
-        (0..self.len()).into_par_iter().map(|p| self.evaluate(p, weights)).collect()
     }
 
     /// Splits by game: a game goes to the second set when `in_second(game)`.
@@ -124,6 +112,51 @@ impl Inverted {
     /// The positions that use weight `w`.
     pub fn users(&self, w: usize) -> &[(u32, i32)] {
         &self.entries[self.starts[w]..self.starts[w + 1]]
+    }
+}
+
+/// The training positions an optimiser reads: each one's target and its
+/// features, however they are stored ([`Dataset`] keeps the features,
+/// [`PackedDataset`](crate::packed::PackedDataset) the boards).
+pub trait Rows: Sync {
+    /// Number of positions.
+    fn len(&self) -> usize;
+    /// Target of position `p`, in [0, 1].
+    fn target(&self, p: usize) -> f64;
+    /// Replaces `out` by the features of position `p` (a weight may appear
+    /// more than once: its multiplicities add).
+    fn features_into(&self, p: usize, out: &mut Vec<(u32, i32)>);
+
+    /// True when there is no position.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Evaluations of every position under integer `weights`.
+    fn evaluate_all(&self, weights: &[i32]) -> Vec<i64> {
+        use rayon::prelude::*;
+        (0..self.len())
+            .into_par_iter()
+            .map_init(Vec::new, |features, p| {
+                self.features_into(p, features);
+                features.iter().map(|&(i, m)| i64::from(weights[i as usize]) * i64::from(m)).sum()
+            })
+            .collect()
+    }
+}
+
+impl Rows for Dataset {
+    fn len(&self) -> usize {
+        self.targets.len()
+    }
+
+    fn target(&self, p: usize) -> f64 {
+        self.targets[p]
+    }
+
+    fn features_into(&self, p: usize, out: &mut Vec<(u32, i32)>) {
+        out.clear();
+        out.extend(self.features(p));
     }
 }
 

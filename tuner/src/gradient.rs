@@ -9,12 +9,18 @@
 //!
 //! A weight used by few positions feels a small data gradient and is held
 //! near zero by the penalty; a weight used by many is fitted by the data.
-//! Gradients are gathered per weight through the inverted index in fixed
-//! order, so a run is reproducible to the bit whatever the thread count.
+//!
+//! Each epoch reads every training position once: its features (from the
+//! stored features or the packed board, see [`Rows`]), its evaluation, its
+//! loss and its share of the gradient. The positions are cut into fixed
+//! chunks dealt round-robin to [`LANES`] lanes; each lane sums its chunks in
+//! order into its own gradient and the lanes are added in order, so a run is
+//! reproducible to the bit whatever the thread count, and nothing beyond the
+//! lanes' gradients is stored per weight.
 
-use crate::dataset::{Dataset, Inverted};
+use crate::dataset::Rows;
 use crate::local_search::{Bounds, PassLog};
-use crate::loss::{ordered_sum, sigmoid};
+use crate::loss::{CHUNK, ordered_sum, sigmoid};
 use rayon::prelude::*;
 use std::time::Instant;
 
@@ -24,6 +30,9 @@ const BETA1: f64 = 0.9;
 const BETA2: f64 = 0.999;
 /// Adam's guard against division by zero.
 const EPSILON: f64 = 1e-12;
+/// Gradients summed side by side in one epoch: the most threads it keeps
+/// busy, and the memory it takes (one `f64` per weight and lane).
+pub const LANES: usize = 16;
 
 /// The settings of a gradient fit.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -58,20 +67,61 @@ pub struct GradientFit {
     pub log: Vec<PassLog>,
 }
 
-/// The evaluations of every position of `data` under real-valued `weights`.
-fn evaluate(data: &Dataset, weights: &[f64]) -> Vec<f64> {
-    (0..data.len())
-        .into_par_iter()
-        .map(|p| data.features(p).map(|(i, m)| weights[i as usize] * f64::from(m)).sum())
-        .collect()
+/// The evaluation of the features in `features` under `weights`.
+#[inline]
+fn dot(features: &[(u32, i32)], weights: &[f64]) -> f64 {
+    features.iter().map(|&(i, m)| weights[i as usize] * f64::from(m)).sum()
 }
 
-/// Mean squared error of `sigmoid(k * evals)` against the targets.
-fn mean_loss(data: &Dataset, evals: &[f64], k: f64) -> f64 {
+/// Mean squared error of `sigmoid(k * eval)` against the targets.
+fn mean_loss<R: Rows>(data: &R, weights: &[f64], k: f64) -> f64 {
     if data.is_empty() {
         return 0.0;
     }
+    let evals: Vec<f64> = (0..data.len())
+        .into_par_iter()
+        .map_init(Vec::new, |features, p| {
+            data.features_into(p, features);
+            dot(features, weights)
+        })
+        .collect();
     ordered_sum(data.len(), |p| (data.target(p) - sigmoid(k * evals[p])).powi(2)) / data.len() as f64
+}
+
+/// One read of `data` under `weights`: the mean loss and the gradient of
+/// the summed loss (without the penalty), to the bit whatever the threads.
+fn loss_and_gradient<R: Rows>(data: &R, weights: &[f64], k: f64) -> (f64, Vec<f64>) {
+    let chunks = data.len().div_ceil(CHUNK);
+    let lanes: Vec<(f64, Vec<f64>)> = (0..LANES.min(chunks.max(1)))
+        .into_par_iter()
+        .map(|lane| {
+            let (mut loss, mut gradient) = (0.0, vec![0.0; weights.len()]);
+            let mut features = Vec::new();
+            for chunk in (lane..chunks).step_by(LANES) {
+                for p in chunk * CHUNK..((chunk + 1) * CHUNK).min(data.len()) {
+                    data.features_into(p, &mut features);
+                    let s = sigmoid(k * dot(&features, weights));
+                    let error = data.target(p) - s;
+                    loss += error * error;
+                    // d/de_p of (t - σ(k e))²: -2 (t - σ) σ (1 - σ) k.
+                    let coefficient = -2.0 * error * s * (1.0 - s) * k;
+                    for &(i, m) in &features {
+                        gradient[i as usize] += coefficient * f64::from(m);
+                    }
+                }
+            }
+            (loss, gradient)
+        })
+        .collect();
+    let loss = lanes.iter().map(|(l, _)| l).sum::<f64>() / data.len().max(1) as f64;
+    let mut total = vec![0.0; weights.len()];
+    total.par_chunks_mut(CHUNK).enumerate().for_each(|(c, part)| {
+        for (lane, _) in lanes.iter().enumerate() {
+            let from = &lanes[lane].1[c * CHUNK..c * CHUNK + part.len()];
+            part.iter_mut().zip(from).for_each(|(t, g)| *t += g);
+        }
+    });
+    (loss, total)
 }
 
 /// The weights rounded to integers within their bounds.
@@ -81,9 +131,9 @@ fn rounded(weights: &[f64], bounds: &[Bounds]) -> Vec<i32> {
 
 /// Fits weights to `train` from `start` with scale `k`, keeping the epoch
 /// with the lowest validation loss; `progress` sees each epoch's log row.
-pub fn fit(
-    train: &Dataset,
-    validation: &Dataset,
+pub fn fit<R: Rows>(
+    train: &R,
+    validation: &R,
     bounds: &[Bounds],
     start: &[i32],
     k: f64,
@@ -91,44 +141,30 @@ pub fn fit(
     mut progress: impl FnMut(&PassLog),
 ) -> GradientFit {
     assert_eq!(bounds.len(), start.len(), "one bound per weight");
-    let inverted: Inverted = train.inverted(start.len());
     let mut weights: Vec<f64> = start.iter().map(|&w| f64::from(w)).collect();
     let (mut m, mut v) = (vec![0.0; weights.len()], vec![0.0; weights.len()]);
     let mut log = Vec::new();
     let mut previous = rounded(&weights, bounds);
-    let record = |pass: usize, weights: &[f64], changed: usize, seconds: f64| PassLog {
+    // The loss and gradient at the current weights: each epoch steps with
+    // the gradient and reads the data once at the weights it reached.
+    let (train_loss, mut gradient) = loss_and_gradient(train, &weights, k);
+    let row = |pass: usize, train_loss: f64, weights: &[f64], changed: usize, seconds: f64| PassLog {
         pass,
-        train_loss: mean_loss(train, &evaluate(train, weights), k),
-        validation_loss: mean_loss(validation, &evaluate(validation, weights), k),
+        train_loss,
+        validation_loss: mean_loss(validation, weights, k),
         changed,
         seconds,
     };
-    log.push(record(0, &weights, 0, 0.0));
+    log.push(row(0, train_loss, &weights, 0, 0.0));
     progress(&log[0]);
     let (mut best, mut best_epoch) = (previous.clone(), 0);
     let mut best_loss = log[0].validation_loss;
+    let penalty = 2.0 * options.l2 * k * k;
     for epoch in 1..=options.epochs {
         let started = Instant::now();
-        // d/de_p of (t - σ(k e))²: -2 (t - σ) σ (1 - σ) k.
-        let evals = evaluate(train, &weights);
-        let coefficient: Vec<f64> = (0..train.len())
-            .into_par_iter()
-            .map(|p| {
-                let s = sigmoid(k * evals[p]);
-                -2.0 * (train.target(p) - s) * s * (1.0 - s) * k
-            })
-            .collect();
-        let penalty = 2.0 * options.l2 * k * k;
-        let gradient: Vec<f64> = (0..weights.len())
-            .into_par_iter()
-            .map(|i| {
-                let data: f64 =
-                    inverted.users(i).iter().map(|&(p, mult)| coefficient[p as usize] * f64::from(mult)).sum();
-                data + penalty * weights[i]
-            })
-            .collect();
         let (c1, c2) = (1.0 - BETA1.powi(epoch as i32), 1.0 - BETA2.powi(epoch as i32));
-        for (i, g) in gradient.into_iter().enumerate() {
+        for (i, g) in gradient.iter().enumerate() {
+            let g = g + penalty * weights[i];
             m[i] = BETA1 * m[i] + (1.0 - BETA1) * g;
             v[i] = BETA2 * v[i] + (1.0 - BETA2) * g * g;
             let step = options.learning_rate * (m[i] / c1) / ((v[i] / c2).sqrt() + EPSILON);
@@ -137,7 +173,9 @@ pub fn fit(
         let now = rounded(&weights, bounds);
         let changed = now.iter().zip(&previous).filter(|(a, b)| a != b).count();
         previous = now;
-        log.push(record(epoch, &weights, changed, started.elapsed().as_secs_f64()));
+        let train_loss;
+        (train_loss, gradient) = loss_and_gradient(train, &weights, k);
+        log.push(row(epoch, train_loss, &weights, changed, started.elapsed().as_secs_f64()));
         let row = &log[epoch];
         progress(row);
         if row.validation_loss < best_loss {
@@ -152,7 +190,7 @@ pub fn fit(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dataset::{Sample, mix};
+    use crate::dataset::{Dataset, Sample, mix};
     use rand::{RngExt, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
@@ -182,6 +220,53 @@ mod tests {
         // The same run on one thread gives the same weights.
         let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
         assert_eq!(pool.install(fit_once).weights, result.weights);
+    }
+
+    /// The same positions as boards and as features: one fit, to the bit,
+    /// on one thread or many.
+    #[test]
+    fn packed_boards_fit_like_their_features_on_any_thread_count() {
+        use crate::packed::PackedDataset;
+        use crate::reversi::ReversiModel;
+        use crate::run::Model;
+        use engine::eval::WeightSet;
+        use engine::game::Game;
+        use engine::reversi::{Position, Size6, Variant};
+        let model = ReversiModel::<Size6>::new(WeightSet::compiled(Variant::Othello6));
+        let (mut features, mut packed) = (Dataset::new(), PackedDataset::new(&model));
+        let mut rng = engine::mix::SplitMix(3);
+        for game in 0..300u64 {
+            let mut pos: Position<Size6> = Variant::Othello6.start();
+            let target = [0.0, 0.5, 1.0][rng.below(3)];
+            while !pos.legal_moves().is_empty() {
+                let flat = pos.to_string().trim_end().replace('\n', "/");
+                features.push(&Sample { game, features: model.features(&flat).unwrap(), target });
+                packed.push(game, crate::packed::Packer::pack(&model, &flat).unwrap(), target);
+                let moves = pos.legal_moves();
+                pos.make(moves[rng.below(moves.len())]);
+            }
+        }
+        assert!(features.len() > 2 * crate::loss::CHUNK, "several chunks: {}", features.len());
+        let split = |g: u64| mix(g).is_multiple_of(5);
+        let (train, validation) = features.split_by_game(split);
+        let (packed_train, packed_validation) = packed.split_by_game(split);
+        let bounds = model.bounds();
+        let start = model.weights();
+        let options = GradientOptions { learning_rate: 2.0, l2: 1.0, epochs: 3, patience: 3 };
+        let on_features = fit(&train, &validation, &bounds, &start, K, &options, |_| {});
+        let on_boards = || fit(&packed_train, &packed_validation, &bounds, &start, K, &options, |_| {});
+        let boards = on_boards();
+        assert!(on_features.log[3].train_loss < on_features.log[0].train_loss, "{:?}", on_features.log);
+        for (a, b) in on_features.log.iter().zip(&boards.log) {
+            assert!((a.train_loss - b.train_loss).abs() < 1e-9 && (a.validation_loss - b.validation_loss).abs() < 1e-9);
+        }
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+        let one_thread = pool.install(on_boards);
+        assert_eq!(one_thread.weights, boards.weights);
+        assert_eq!(
+            one_thread.log.iter().map(|r| r.train_loss).collect::<Vec<_>>(),
+            boards.log.iter().map(|r| r.train_loss).collect::<Vec<_>>()
+        );
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Weight tuning on self-play positions (the Texel method).
 //!
 //! [`dataset`] holds the positions' evaluation features in compact form,
+//! [`packed`] the positions themselves in at most 64 bytes each,
 //! [`loss`] the reproducible Texel loss and the fit of its scale K,
 //! [`gradient`] (full-batch Adam with an L2 penalty, for large tables) and
 //! [`local_search`] the optimisers, [`run`] a tuning run on disk;
@@ -20,6 +21,7 @@ pub mod ladder;
 pub mod local_search;
 pub mod loss;
 pub mod matches;
+pub mod packed;
 pub mod pente;
 pub mod reversi;
 pub mod round_loop;

@@ -7,7 +7,7 @@
 //! inverted index) and sums their loss change in fixed-order chunks, so a
 //! run is reproducible to the bit and a resumed run equals an uninterrupted one.
 
-use crate::dataset::{Dataset, Inverted};
+use crate::dataset::{Dataset, Inverted, Rows};
 use crate::loss::{mse, ordered_sum, sigmoid};
 use serde::{Deserialize, Serialize};
 

@@ -2,7 +2,7 @@
 //! `sigmoid(K * eval)`, summed in fixed-order chunks so that the result is
 //! bit-for-bit the same whatever the number of threads.
 
-use crate::dataset::Dataset;
+use crate::dataset::Rows;
 use rayon::prelude::*;
 
 /// Positions per chunk of a parallel sum. Fixed: the chunking decides the
@@ -25,7 +25,7 @@ pub fn ordered_sum(n: usize, term: impl Fn(usize) -> f64 + Sync) -> f64 {
 }
 
 /// Mean squared error of `sigmoid(k * evals[p])` against the targets.
-pub fn mse(data: &Dataset, evals: &[i64], k: f64) -> f64 {
+pub fn mse<R: Rows + ?Sized>(data: &R, evals: &[i64], k: f64) -> f64 {
     if data.is_empty() {
         return 0.0;
     }
@@ -43,7 +43,7 @@ const FIT_ITERATIONS: usize = 60;
 
 /// The scaling constant K that minimises the loss for fixed evaluations
 /// (golden-section search on log K; the loss is unimodal in K in practice).
-pub fn fit_k(data: &Dataset, evals: &[i64]) -> f64 {
+pub fn fit_k<R: Rows + ?Sized>(data: &R, evals: &[i64]) -> f64 {
     let ratio = (5f64.sqrt() - 1.0) / 2.0;
     let loss = |log_k: f64| mse(data, evals, 10f64.powf(log_k));
     let (mut lo, mut hi) = LOG_K_RANGE;
@@ -71,7 +71,7 @@ pub fn fit_k(data: &Dataset, evals: &[i64]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dataset::Sample;
+    use crate::dataset::{Dataset, Sample};
 
     #[test]
     fn ordered_sum_is_exact_and_chunk_independent_of_threads() {

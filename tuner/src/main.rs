@@ -11,10 +11,11 @@ use selfplay::run::RunOptions;
 use selfplay::stats::Sprt;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use tuner::dataset::{Dataset, Rows};
 use tuner::eval_error;
 use tuner::gradient::GradientOptions;
 use tuner::label::LabelOptions;
-use tuner::local_search::LocalSearch;
+use tuner::local_search::{Bounds, LocalSearch, PassLog};
 use tuner::matches::{self, MatchPlan, MoveBudget};
 use tuner::pente::PenteModel;
 use tuner::reversi::ReversiModel;
@@ -517,53 +518,38 @@ fn tune_with(args: &TuneArgs, model: &dyn Model) -> Result<(), String> {
         (k, target_k) => k.or(target_k),
     };
     let files = data_files(&args.data);
-    let loaded = std::time::Instant::now();
-    let (train, validation) = run::load_split(&files, model, args.target, args.validation_every)?;
-    eprintln!(
-        "{} training and {} validation positions from {} file(s) in {:.1} s",
-        train.len(),
-        validation.len(),
-        files.len(),
-        loaded.elapsed().as_secs_f64()
-    );
     std::fs::create_dir_all(&args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
     let _lock = FolderLock::acquire(&args.out)?;
     let bounds = model.bounds();
     weight_set(args.variant, &model.weights()).save(&args.out.join(run::START_NAME))?;
     let log_path = args.out.join(run::LOG_NAME);
-    let (k, best_weights, log) = match args.optimizer {
-        Optimizer::Local => {
-            let checkpoint = args.out.join("checkpoint.json");
-            let mut search = if args.resume && checkpoint.exists() {
-                let state = run::load_checkpoint(&checkpoint)?;
-                if state.weights.len() != bounds.len() {
-                    return Err(format!("{}: checkpoint is for another weight layout", checkpoint.display()));
-                }
-                eprintln!("resuming after pass {}", state.log.len() - 1);
-                LocalSearch::resume(&train, &validation, &bounds, state)
-            } else {
-                LocalSearch::start(&train, &validation, &bounds, model.weights(), k_arg)
-            };
-            eprintln!("K = {:.6}", search.state.k);
-            run::run_passes(&mut search, args.patience, args.max_passes, &checkpoint, &log_path)?;
-            (search.state.k, search.state.best_weights, search.state.log)
-        }
-        Optimizer::Adam => {
+    let loaded = std::time::Instant::now();
+    let report = |train: usize, validation: usize, bytes: usize| {
+        eprintln!(
+            "{train} training and {validation} validation positions from {} file(s) in {:.1} s, {bytes} bytes each",
+            files.len(),
+            loaded.elapsed().as_secs_f64()
+        );
+    };
+    let (k, best_weights, log, positions) = match (args.optimizer, model.packer()) {
+        (Optimizer::Adam, Some(packer)) => {
             if args.resume {
                 return Err("--resume continues a local search: rerun the Adam fit instead (it takes minutes)".into());
             }
-            let start = model.weights();
-            let k = run::scale_k(&train, &start, k_arg);
-            eprintln!("K = {k:.6}");
-            let options = args.adam.options();
-            let input = run::FitInput { train: &train, validation: &validation, bounds: &bounds, start: &start, k };
-            let done = run::adam(&input, &options, &log_path, |row| {
-                eprintln!(
-                    "epoch {}: train {:.6}, validation {:.6}, {} weights changed, {:.1} s",
-                    row.pass, row.train_loss, row.validation_loss, row.changed, row.seconds
-                );
-            })?;
-            (done.k, done.fit.weights, done.fit.log)
+            let (train, validation) =
+                run::load_split_packed(&files, model, packer, args.target, args.validation_every)?;
+            report(train.len(), validation.len(), tuner::packed::BYTES_PER_POSITION);
+            let (k, weights, log) = adam_fit(args, model, &bounds, k_arg, &log_path, &train, &validation)?;
+            (k, weights, log, (train.len(), validation.len()))
+        }
+        (optimizer, _) => {
+            let (train, validation) = run::load_split(&files, model, args.target, args.validation_every)?;
+            report(train.len(), validation.len(), train.bytes_per_position());
+            let (k, weights, log) = match optimizer {
+                Optimizer::Local => local_fit(args, model, &bounds, k_arg, &log_path, &train, &validation)?,
+                Optimizer::Adam => adam_fit(args, model, &bounds, k_arg, &log_path, &train, &validation)?,
+            };
+            (k, weights, log, (train.len(), validation.len()))
         }
     };
     run::write_atomically(&log_path, run::log_csv(&log))?;
@@ -585,9 +571,7 @@ fn tune_with(args: &TuneArgs, model: &dyn Model) -> Result<(), String> {
             format!("dataset: {}", files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>().join(", ")),
             format!(
                 "positions: {} training, {} validation; K = {k:.6}; target {:?}",
-                train.len(),
-                validation.len(),
-                args.target
+                positions.0, positions.1, args.target
             ),
             format!(
                 "loss: training {:.6} -> {:.6}, validation {:.6} -> {:.6} (pass {})",
@@ -599,6 +583,60 @@ fn tune_with(args: &TuneArgs, model: &dyn Model) -> Result<(), String> {
         eprintln!("wrote {} (rebuild the engine to compile the new weights in)", path.display());
     }
     Ok(())
+}
+
+/// What a fit returns: its K, the best weights and the log.
+type FitOutcome = (f64, Vec<i32>, Vec<PassLog>);
+
+/// The local search of `tune`, checkpointed after every pass (`--resume`
+/// continues it).
+fn local_fit(
+    args: &TuneArgs,
+    model: &dyn Model,
+    bounds: &[Bounds],
+    k: Option<f64>,
+    log_path: &Path,
+    train: &Dataset,
+    validation: &Dataset,
+) -> Result<FitOutcome, String> {
+    let checkpoint = args.out.join("checkpoint.json");
+    let mut search = if args.resume && checkpoint.exists() {
+        let state = run::load_checkpoint(&checkpoint)?;
+        if state.weights.len() != bounds.len() {
+            return Err(format!("{}: checkpoint is for another weight layout", checkpoint.display()));
+        }
+        eprintln!("resuming after pass {}", state.log.len() - 1);
+        LocalSearch::resume(train, validation, bounds, state)
+    } else {
+        LocalSearch::start(train, validation, bounds, model.weights(), k)
+    };
+    eprintln!("K = {:.6}", search.state.k);
+    run::run_passes(&mut search, args.patience, args.max_passes, &checkpoint, log_path)?;
+    Ok((search.state.k, search.state.best_weights, search.state.log))
+}
+
+/// The Adam fit of `tune` on either form of the data.
+fn adam_fit<R: Rows>(
+    args: &TuneArgs,
+    model: &dyn Model,
+    bounds: &[Bounds],
+    k: Option<f64>,
+    log_path: &Path,
+    train: &R,
+    validation: &R,
+) -> Result<FitOutcome, String> {
+    let start = model.weights();
+    let k = run::scale_k(train, &start, k);
+    eprintln!("K = {k:.6}");
+    let options = args.adam.options();
+    let input = run::FitInput { train, validation, bounds, start: &start, k };
+    let done = run::adam(&input, &options, log_path, |row| {
+        eprintln!(
+            "epoch {}: train {:.6}, validation {:.6}, {} weights changed, {:.1} s",
+            row.pass, row.train_loss, row.validation_loss, row.changed, row.seconds
+        );
+    })?;
+    Ok((done.k, done.fit.weights, done.fit.log))
 }
 
 fn verify(args: &VerifyArgs) -> Result<(), String> {

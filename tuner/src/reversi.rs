@@ -1,8 +1,11 @@
 //! The Reversi pattern evaluation as a tuning [`Model`]: weights and bounds
 //! from the engine's weight registry, features from its extractor.
 
+use crate::packed::{PackedBoard, Packer, SIDE_WORDS};
 use crate::run::Model;
+use engine::bitboard::BitSet;
 use engine::eval::{Features, WeightKey, WeightSet};
+use engine::game::Color;
 use engine::reversi::{Geometry, Position, Variant};
 
 /// The pattern evaluation of one variant, starting from a weight set.
@@ -49,8 +52,7 @@ impl<G: Geometry> Model for ReversiModel<G> {
     }
 
     fn features(&self, board: &str) -> Result<Vec<(u32, i32)>, String> {
-        let pos = Position::<G>::parse(&unflatten(board), self.variant.scoring())
-            .map_err(|e| format!("board field {e} of `{board}`"))?;
+        let pos = self.position(board)?;
         let mut out = Vec::new();
         self.features.features(&pos, &mut out);
         // One feature per weight: the entries of an orbit, and instances
@@ -67,11 +69,46 @@ impl<G: Geometry> Model for ReversiModel<G> {
         merged.retain(|&(_, m)| m != 0);
         Ok(merged)
     }
+
+    fn packer(&self) -> Option<&dyn Packer> {
+        Some(self)
+    }
+}
+
+impl<G: Geometry> ReversiModel<G> {
+    /// The position `board` (flattened text form).
+    fn position(&self, board: &str) -> Result<Position<G>, String> {
+        Position::<G>::parse(&unflatten(board), self.variant.scoring())
+            .map_err(|e| format!("board field {e} of `{board}`"))
+    }
+}
+
+impl<G: Geometry> Packer for ReversiModel<G> {
+    fn pack(&self, board: &str) -> Result<PackedBoard, String> {
+        const { assert!(<G::Bits as BitSet>::WORDS <= SIDE_WORDS, "a side packs into SIDE_WORDS words") };
+        let pos = self.position(board)?;
+        let words = |bits: G::Bits| -> [u64; SIDE_WORDS] {
+            std::array::from_fn(|i| if i < <G::Bits as BitSet>::WORDS { bits.word(i) } else { 0 })
+        };
+        Ok(PackedBoard::new(&words(pos.player()), &words(pos.opponent()), pos.to_move() == Color::White))
+    }
+
+    fn packed_features(&self, board: &PackedBoard, out: &mut Vec<(u32, i32)>) {
+        let words = <G::Bits as BitSet>::WORDS;
+        let player = G::Bits::from_words(&board.player()[..words]);
+        let opponent = G::Bits::from_words(&board.opponent()[..words]);
+        let (to_move, black, white) =
+            if board.white_to_move() { (Color::White, opponent, player) } else { (Color::Black, player, opponent) };
+        let pos = Position::<G>::from_discs(black, white, to_move, self.variant.scoring());
+        out.clear();
+        self.features.for_each_feature(&pos, |index, m| out.push((self.canonical[index], m)));
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::packed::Packer;
     use engine::eval::{Evaluator, PatternEval};
     use engine::game::Game;
     use engine::reversi::Size8;
@@ -101,5 +138,39 @@ mod tests {
             let moves = pos.legal_moves();
             pos.make(moves[ply % moves.len()]);
         }
+    }
+
+    /// A packed board gives the features of its text form (as sums per
+    /// weight), on the 8x8 and on the 12x12 board, either side to move.
+    fn check_packing<G: Geometry>(variant: Variant) {
+        let model = ReversiModel::<G>::new(WeightSet::compiled(variant));
+        let mut rng = engine::mix::SplitMix(5);
+        let mut pos: Position<G> = variant.start();
+        let mut unpacked = Vec::new();
+        let mut sides = [false; 2];
+        for ply in 0..40 {
+            let flat = pos.to_string().trim_end().replace('\n', "/");
+            let board = model.pack(&flat).unwrap();
+            sides[usize::from(board.white_to_move())] = true;
+            model.packed_features(&board, &mut unpacked);
+            let mut sums = std::collections::BTreeMap::new();
+            for &(i, m) in &unpacked {
+                *sums.entry(i).or_insert(0) += m;
+            }
+            sums.retain(|_, m| *m != 0);
+            assert_eq!(sums.into_iter().collect::<Vec<_>>(), model.features(&flat).unwrap(), "{variant} ply {ply}");
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos.make(moves[rng.below(moves.len())]);
+        }
+        assert_eq!(sides, [true, true], "both sides to move were packed");
+    }
+
+    #[test]
+    fn packed_boards_give_the_features_of_their_text() {
+        check_packing::<Size8>(Variant::Othello8);
+        check_packing::<engine::reversi::Size12>(Variant::Duo12);
     }
 }

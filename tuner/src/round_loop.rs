@@ -22,6 +22,7 @@
 //! the seed, never by the clock: a killed and rerun loop writes the same
 //! ladder as an uninterrupted one, but for its CPU-second columns.
 
+use crate::dataset::Rows;
 use crate::gradient::GradientOptions;
 use crate::label::LabelOptions;
 use crate::ladder::{self, LADDER_FILE, LadderRow};
@@ -639,15 +640,34 @@ impl Step<'_> {
     fn fit(&self, model: &dyn Model, files: &[PathBuf], target: Target) -> Result<TuneDone, String> {
         let s = self.settings;
         self.progress.step(self.round, "tune", s.adam.epochs as u64);
-        let (train, validation) = run::load_split(files, model, target, s.validation_every)?;
+        match model.packer() {
+            Some(packer) => {
+                let (train, validation) = run::load_split_packed(files, model, packer, target, s.validation_every)?;
+                self.fit_rows(model, target, &train, &validation)
+            }
+            None => {
+                let (train, validation) = run::load_split(files, model, target, s.validation_every)?;
+                self.fit_rows(model, target, &train, &validation)
+            }
+        }
+    }
+
+    fn fit_rows<R: Rows>(
+        &self,
+        model: &dyn Model,
+        target: Target,
+        train: &R,
+        validation: &R,
+    ) -> Result<TuneDone, String> {
+        let s = self.settings;
         let folder = self.dir.join("tune");
         std::fs::create_dir_all(&folder).map_err(|e| format!("{}: cannot create: {e}", folder.display()))?;
         let start = model.weights();
         run::save_atomically(&folder.join(run::START_NAME), &weight_set(self.variant, &start))?;
-        let k = run::scale_k(&train, &start, target.fixed_k());
+        let k = run::scale_k(train, &start, target.fixed_k());
         let bounds = model.bounds();
         let log_path = folder.join(run::LOG_NAME);
-        let input = run::FitInput { train: &train, validation: &validation, bounds: &bounds, start: &start, k };
+        let input = run::FitInput { train, validation, bounds: &bounds, start: &start, k };
         let done = run::adam(&input, &s.adam, &log_path, |row| {
             let message = format!("train {:.6}, validation {:.6}", row.train_loss, row.validation_loss);
             self.progress.update(row.pass as u64, s.adam.epochs as u64, &message);

@@ -2,10 +2,11 @@
 //! [`Model`], the checkpoint written after every pass, `tune_log.csv`, and
 //! the progress display.
 
-use crate::dataset::{Dataset, Sample, mix};
+use crate::dataset::{Dataset, Rows, Sample, mix};
 use crate::gradient::{self, GradientFit, GradientOptions};
 use crate::local_search::{Bounds, LocalSearch, PassLog, TuneState};
 use crate::loss::sigmoid;
+use crate::packed::{PackedDataset, Packer};
 use engine::eval::{SCORE_PER_DISC, WeightKey, WeightSet};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::{IsTerminal, Write};
@@ -34,6 +35,11 @@ pub trait Model: Sync {
     /// Active features (weight index, multiplicity) of the position `board`
     /// (flattened text form) such that the evaluation is `Σ w[i] * m`.
     fn features(&self, board: &str) -> Result<Vec<(u32, i32)>, String>;
+    /// The packing of the model's positions into 64 bytes, when it has one
+    /// (Reversi boards): the gradient fit then keeps boards, not features.
+    fn packer(&self) -> Option<&dyn Packer> {
+        None
+    }
 
     /// The evaluation of `board` under `weights`: its features times the
     /// weights (what the engine's evaluation gives for the same weights).
@@ -128,19 +134,24 @@ pub const LOG_NAME: &str = "tune_log.csv";
 /// Games per colour-swapped pair in a self-play run (`pair = game / 2`).
 const GAMES_PER_PAIR: u64 = 2;
 
-/// Loads every position of `files` as samples (keyed by the number of the
-/// game pair alone, so a train/validation split keeps each pair on one side
-/// and puts the positions `tuner label` took from a run on the same side as
-/// the run's other positions, whatever the order of the files); the model's score
-/// span scales disc differences for [`Target::Discs`]. Errors name the file
-/// and line. Each file's games go in the order of their ids (a game's rows
-/// in file order), so the data, and a fit on it, do not depend on the order
-/// in which a run's threads finished its games.
-pub fn load(files: &[PathBuf], model: &dyn Model, target: Target) -> Result<Dataset, String> {
-    let cells = model.score_span();
-    let mut data = Dataset::new();
+/// Reads every position of `files`, turning each board with `convert` and
+/// handing it to `push` with its game key and target (keyed by the number
+/// of the game pair alone, so a train/validation split keeps each pair on
+/// one side and puts the positions `tuner label` took from a run on the
+/// same side as the run's other positions, whatever the order of the
+/// files); `cells` scales disc differences for [`Target::Discs`]. Errors
+/// name the file and line. Each file's games go in the order of their ids
+/// (a game's rows in file order), so the data, and a fit on it, do not
+/// depend on the order in which a run's threads finished its games.
+fn read_positions<T>(
+    files: &[PathBuf],
+    cells: usize,
+    target: Target,
+    convert: impl Fn(&str) -> Result<T, String>,
+    mut push: impl FnMut(u64, T, f64),
+) -> Result<(), String> {
     for path in files {
-        let mut rows: Vec<(u64, Sample)> = Vec::new();
+        let mut rows: Vec<(u64, u64, T, f64)> = Vec::new();
         let shown = path.display();
         let mut reader = csv::Reader::from_path(path).map_err(|e| format!("{shown}: cannot read: {e}"))?;
         let headers = reader.headers().map_err(|e| format!("{shown}:1: bad header: {e}"))?.clone();
@@ -163,9 +174,9 @@ pub fn load(files: &[PathBuf], model: &dyn Model, target: Target) -> Result<Data
                 (Target::Label | Target::Score(_), Some(label)) => number(label, "a label in discs")?,
                 _ => number(discs, "a disc difference")?,
             };
-            let features = model.features(field(board)).map_err(|e| format!("{shown}:{line}: {e}"))?;
+            let converted = convert(field(board)).map_err(|e| format!("{shown}:{line}: {e}"))?;
             let from_discs = ((diff / cells as f64) + 1.0) / 2.0;
-            let target = match target {
+            let value = match target {
                 Target::Result => outcome,
                 Target::Discs | Target::Label => from_discs,
                 Target::Score(k) => sigmoid(k * diff * f64::from(SCORE_PER_DISC)),
@@ -175,14 +186,47 @@ pub fn load(files: &[PathBuf], model: &dyn Model, target: Target) -> Result<Data
             // start from one opening and, between equal engines, are the same
             // game with colours swapped. Pair k of every file goes one way.
             let pair = game_id / GAMES_PER_PAIR;
-            rows.push((game_id, Sample { game: mix(pair), features, target }));
+            rows.push((game_id, mix(pair), converted, value));
         }
         // Stable: a game's rows keep their order.
-        rows.sort_by_key(|&(game, _)| game);
-        for (_, sample) in &rows {
-            data.push(sample);
+        rows.sort_by_key(|&(game, ..)| game);
+        for (_, key, converted, value) in rows {
+            push(key, converted, value);
         }
     }
+    Ok(())
+}
+
+/// Loads every position of `files` as samples with their features (see
+/// [`read_positions`] for the keys, targets and order).
+pub fn load(files: &[PathBuf], model: &dyn Model, target: Target) -> Result<Dataset, String> {
+    let mut data = Dataset::new();
+    read_positions(
+        files,
+        model.score_span(),
+        target,
+        |board| model.features(board),
+        |game, features, target| data.push(&Sample { game, features, target }),
+    )?;
+    Ok(data)
+}
+
+/// Loads every position of `files` as packed boards (the same keys,
+/// targets and order as [`load`]).
+pub fn load_packed<'m>(
+    files: &[PathBuf],
+    model: &dyn Model,
+    packer: &'m dyn Packer,
+    target: Target,
+) -> Result<PackedDataset<'m>, String> {
+    let mut data = PackedDataset::new(packer);
+    read_positions(
+        files,
+        model.score_span(),
+        target,
+        |board| packer.pack(board),
+        |game, board, target| data.push(game, board, target),
+    )?;
     Ok(data)
 }
 
@@ -195,7 +239,23 @@ pub fn load_split(
     validation_every: u64,
 ) -> Result<(Dataset, Dataset), String> {
     let all = load(files, model, target)?;
-    let (train, validation) = all.split_by_game(|g| is_validation(g, validation_every));
+    non_empty(all.split_by_game(|g| is_validation(g, validation_every)))
+}
+
+/// [`load_split`] into packed boards.
+pub fn load_split_packed<'m>(
+    files: &[PathBuf],
+    model: &dyn Model,
+    packer: &'m dyn Packer,
+    target: Target,
+    validation_every: u64,
+) -> Result<(PackedDataset<'m>, PackedDataset<'m>), String> {
+    let all = load_packed(files, model, packer, target)?;
+    non_empty(all.split_by_game(|g| is_validation(g, validation_every)))
+}
+
+/// The split, or an error when a side is empty.
+fn non_empty<R: Rows>((train, validation): (R, R)) -> Result<(R, R), String> {
     if train.is_empty() || validation.is_empty() {
         return Err("need positions in both the training and the validation set: give more games".into());
     }
@@ -212,12 +272,11 @@ pub struct AdamRun {
 
 /// What a fit starts from: the data, the weights' limits, the starting
 /// weights and the logistic scale K.
-#[derive(Clone, Copy)]
-pub struct FitInput<'a> {
+pub struct FitInput<'a, R: Rows> {
     /// Training set.
-    pub train: &'a Dataset,
+    pub train: &'a R,
     /// Validation set.
-    pub validation: &'a Dataset,
+    pub validation: &'a R,
     /// Limits of each weight.
     pub bounds: &'a [Bounds],
     /// Starting weights.
@@ -227,7 +286,7 @@ pub struct FitInput<'a> {
 }
 
 /// K for a fit from `start`: `given`, else fitted to the training set.
-pub fn scale_k(train: &Dataset, start: &[i32], given: Option<f64>) -> f64 {
+pub fn scale_k<R: Rows>(train: &R, start: &[i32], given: Option<f64>) -> f64 {
     given.unwrap_or_else(|| crate::loss::fit_k(train, &train.evaluate_all(start)))
 }
 
@@ -235,13 +294,14 @@ pub fn scale_k(train: &Dataset, start: &[i32], given: Option<f64>) -> f64 {
 /// `log_path` after every epoch (a kill loses nothing shown) and once more
 /// at the end; `each` sees every epoch's row. The one Adam run of `tune`
 /// and `loop`: deterministic given its inputs.
-pub fn adam(
-    input: &FitInput<'_>,
+pub fn adam<R: Rows>(
+    input: &FitInput<'_, R>,
     options: &GradientOptions,
     log_path: &Path,
     mut each: impl FnMut(&PassLog),
 ) -> Result<AdamRun, String> {
-    let FitInput { train, validation, bounds, start, k } = *input;
+    let FitInput { train, validation, bounds, start, k } = input;
+    let (train, validation, bounds, start, k) = (*train, *validation, *bounds, *start, *k);
     let mut rows: Vec<PassLog> = Vec::new();
     let mut log_error = None;
     let fit = gradient::fit(train, validation, bounds, start, k, options, |row| {

@@ -59,6 +59,18 @@ impl Sink for Vec<Feature> {
     }
 }
 
+/// Hands each non-zero feature to a closure.
+struct Each<F>(F);
+
+impl<F: FnMut(usize, i32)> Sink for Each<F> {
+    #[inline(always)]
+    fn add(&mut self, index: usize, multiplicity: i32) {
+        if multiplicity != 0 {
+            (self.0)(index, multiplicity);
+        }
+    }
+}
+
 /// One pattern instance: the (word, bit) of each cell in digit order and the
 /// table offset within a phase.
 #[derive(Clone, Copy, Debug)]
@@ -194,6 +206,12 @@ impl<G: Geometry> Features<G> {
     pub fn features(&self, pos: &Position<G>, out: &mut Vec<Feature>) {
         out.clear();
         self.visit::<_, Portable>(pos, out);
+    }
+
+    /// Calls `each(index, multiplicity)` for every active feature of `pos`,
+    /// in the order [`Features::features`] lists them, without allocating.
+    pub fn for_each_feature(&self, pos: &Position<G>, each: impl FnMut(usize, i32)) {
+        self.visit::<_, Portable>(pos, &mut Each(each));
     }
 
     /// Feeds every feature of `pos` to `sink`, computed with instruction
@@ -408,6 +426,9 @@ mod tests {
             let dot: i64 =
                 feats.iter().map(|f| i64::from(compiled.weights()[f.index]) * i64::from(f.multiplicity)).sum();
             assert_eq!(i64::from(compiled.evaluate(&pos)), dot, "{variant}\n{pos}");
+            let mut each = Vec::new();
+            eval.features().for_each_feature(&pos, |index, multiplicity| each.push(Feature { index, multiplicity }));
+            assert_eq!(each, feats, "{variant}\n{pos}");
         }
     }
 
