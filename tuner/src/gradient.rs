@@ -232,14 +232,16 @@ mod tests {
         use engine::eval::WeightSet;
         use engine::game::Game;
         use engine::reversi::{Position, Size6, Variant};
+        use selfplay::protocol::{GameProtocol, ReversiProtocol};
         let model = ReversiModel::<Size6>::new(WeightSet::compiled(Variant::Othello6));
         let (mut features, mut packed) = (Dataset::new(), PackedDataset::new(&model));
         let mut rng = engine::mix::SplitMix(3);
+        let protocol = ReversiProtocol::<Size6>::new(Variant::Othello6);
         for game in 0..300u64 {
             let mut pos: Position<Size6> = Variant::Othello6.start();
             let target = [0.0, 0.5, 1.0][rng.below(3)];
             while !pos.legal_moves().is_empty() {
-                let flat = pos.to_string().trim_end().replace('\n', "/");
+                let flat = protocol.flatten(&pos);
                 features.push(&Sample { game, features: model.features(&flat).unwrap(), target });
                 packed.push(game, crate::packed::Packer::pack(&model, &flat).unwrap(), target);
                 let moves = pos.legal_moves();

@@ -517,6 +517,9 @@ fn tune_with(args: &TuneArgs, model: &dyn Model) -> Result<(), String> {
         }
         (k, target_k) => k.or(target_k),
     };
+    if args.resume && matches!(args.optimizer, Optimizer::Adam) {
+        return Err("--resume continues a local search: rerun the Adam fit instead (it takes minutes)".into());
+    }
     let files = data_files(&args.data);
     std::fs::create_dir_all(&args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
     let _lock = FolderLock::acquire(&args.out)?;
@@ -533,9 +536,6 @@ fn tune_with(args: &TuneArgs, model: &dyn Model) -> Result<(), String> {
     };
     let (k, best_weights, log, positions) = match (args.optimizer, model.packer()) {
         (Optimizer::Adam, Some(packer)) => {
-            if args.resume {
-                return Err("--resume continues a local search: rerun the Adam fit instead (it takes minutes)".into());
-            }
             let (train, validation) =
                 run::load_split_packed(&files, model, packer, args.target, args.validation_every)?;
             report(train.len(), validation.len(), tuner::packed::BYTES_PER_POSITION);

@@ -112,6 +112,7 @@ mod tests {
     use engine::eval::{Evaluator, PatternEval};
     use engine::game::Game;
     use engine::reversi::Size8;
+    use selfplay::protocol::{GameProtocol, ReversiProtocol};
 
     #[test]
     fn features_times_weights_is_the_engine_evaluation() {
@@ -148,8 +149,9 @@ mod tests {
         let mut pos: Position<G> = variant.start();
         let mut unpacked = Vec::new();
         let mut sides = [false; 2];
+        let protocol = ReversiProtocol::<G>::new(variant);
         for ply in 0..40 {
-            let flat = pos.to_string().trim_end().replace('\n', "/");
+            let flat = protocol.flatten(&pos);
             let board = model.pack(&flat).unwrap();
             sides[usize::from(board.white_to_move())] = true;
             model.packed_features(&board, &mut unpacked);
