@@ -34,26 +34,38 @@ impl Line {
     /// The cells one step forward (towards higher indices) from `set`.
     #[inline(always)]
     fn forward<G: Geometry>(self, set: G::Bits) -> G::Bits {
-        let n = G::N as u32;
-        let stepped = match self {
-            Line::Row => set.shl(1) - first_column::<G>(),
-            Line::Column => set.shl(n),
-            Line::Diagonal => set.shl(n + 1) - first_column::<G>(),
-            Line::AntiDiagonal => set.shl(n - 1) - last_column::<G>(),
-        };
-        // A step up may pass the last cell.
-        stepped & G::ALL
+        self.forward_by::<G>(set, 1)
     }
 
     /// The cells one step back (towards lower indices) from `set`.
     #[inline(always)]
     fn back<G: Geometry>(self, set: G::Bits) -> G::Bits {
+        self.back_by::<G>(set, 1)
+    }
+
+    /// The cells `k` steps forward from `set` along the line (`1 <= k < N`).
+    #[inline(always)]
+    fn forward_by<G: Geometry>(self, set: G::Bits, k: u32) -> G::Bits {
+        let n = G::N as u32;
+        let stepped = match self {
+            Line::Row => shl_by::<G>(set, k) - first_columns::<G>(k),
+            Line::Column => shl_by::<G>(set, n * k),
+            Line::Diagonal => shl_by::<G>(set, (n + 1) * k) - first_columns::<G>(k),
+            Line::AntiDiagonal => shl_by::<G>(set, (n - 1) * k) - last_columns::<G>(k),
+        };
+        // A step up may pass the last cell.
+        stepped & G::ALL
+    }
+
+    /// The cells `k` steps back from `set` along the line (`1 <= k < N`).
+    #[inline(always)]
+    fn back_by<G: Geometry>(self, set: G::Bits, k: u32) -> G::Bits {
         let n = G::N as u32;
         match self {
-            Line::Row => set.shr(1) - last_column::<G>(),
-            Line::Column => set.shr(n),
-            Line::Diagonal => set.shr(n + 1) - last_column::<G>(),
-            Line::AntiDiagonal => set.shr(n - 1) - first_column::<G>(),
+            Line::Row => shr_by::<G>(set, k) - last_columns::<G>(k),
+            Line::Column => shr_by::<G>(set, n * k),
+            Line::Diagonal => shr_by::<G>(set, (n + 1) * k) - last_columns::<G>(k),
+            Line::AntiDiagonal => shr_by::<G>(set, (n - 1) * k) - first_columns::<G>(k),
         }
     }
 
@@ -73,12 +85,62 @@ impl Line {
     #[inline(always)]
     fn full<G: Geometry>(self, occupied: G::Bits) -> G::Bits {
         let mut open = G::ALL - occupied;
-        // An empty cell reaches the whole line in at most N - 1 steps each way.
-        for _ in 1..G::N {
-            open |= self.forward::<G>(open) | self.back::<G>(open);
+        // Spread the empty cells along the line by 1, 2, 4, ... steps each
+        // way: after the spread by k they reach every cell within 2k - 1
+        // steps, so the whole line once 2k > N - 1.
+        let mut k = 1;
+        while k < G::N as u32 {
+            open |= self.forward_by::<G>(open, k) | self.back_by::<G>(open, k);
+            k *= 2;
         }
         occupied - open
     }
+}
+
+/// The cells of the first `k` columns.
+#[inline(always)]
+fn first_columns<G: Geometry>(k: u32) -> G::Bits {
+    let mut columns = first_column::<G>();
+    for _ in 1..k {
+        columns |= columns.shl(1);
+    }
+    columns
+}
+
+/// The cells of the last `k` columns.
+#[inline(always)]
+fn last_columns<G: Geometry>(k: u32) -> G::Bits {
+    let mut columns = last_column::<G>();
+    for _ in 1..k {
+        columns |= columns.shr(1);
+    }
+    columns
+}
+
+/// The largest shift one word-wise shift of a bit set takes.
+const MAX_WORD_SHIFT: u32 = 63;
+
+/// `set` shifted towards higher indices by `bits` (any amount; bits that
+/// pass the last word drop).
+#[inline(always)]
+fn shl_by<G: Geometry>(mut set: G::Bits, mut bits: u32) -> G::Bits {
+    while bits > 0 {
+        let step = bits.min(MAX_WORD_SHIFT);
+        set = set.shl(step);
+        bits -= step;
+    }
+    set
+}
+
+/// `set` shifted towards lower indices by `bits` (any amount).
+#[inline(always)]
+fn shr_by<G: Geometry>(mut set: G::Bits, mut bits: u32) -> G::Bits {
+    while bits > 0 {
+        let step = bits.min(MAX_WORD_SHIFT);
+        set = set.shr(step);
+        bits -= step;
+    }
+    set
 }
 
 /// The cells of the first row.
@@ -154,7 +216,7 @@ pub fn stable_discs_of<G: Geometry>(own: G::Bits, empty: G::Bits) -> G::Bits {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::reversi::{Position, Size4, Size8, Size12, Variant};
+    use crate::reversi::{Position, Size4, Size8, Size10, Size12, Variant};
     use proptest::prelude::*;
 
     /// The positions of a game of `variant` from its start, each move picked
@@ -187,7 +249,57 @@ mod tests {
         }
     }
 
+    /// The occupied cells of `occupied` whose whole line `line` is occupied,
+    /// found by walking the line from each cell one cell at a time.
+    fn full_by_walking<G: Geometry>(line: Line, occupied: G::Bits) -> G::Bits {
+        let n = G::N as i64;
+        let (dr, dc) = match line {
+            Line::Row => (0, 1),
+            Line::Column => (1, 0),
+            Line::Diagonal => (1, 1),
+            Line::AntiDiagonal => (1, -1),
+        };
+        let mut full = G::Bits::EMPTY;
+        for cell in occupied.iter() {
+            let (r, c) = (cell as i64 / n, cell as i64 % n);
+            let walk_full = |sign: i64| {
+                let (mut r, mut c) = (r + sign * dr, c + sign * dc);
+                while (0..n).contains(&r) && (0..n).contains(&c) {
+                    if !occupied.contains((r * n + c) as usize) {
+                        return false;
+                    }
+                    (r, c) = (r + sign * dr, c + sign * dc);
+                }
+                true
+            };
+            if walk_full(1) && walk_full(-1) {
+                full |= G::Bits::bit(cell);
+            }
+        }
+        full
+    }
+
+    /// The full cells of every line agree with the walk, on a board filled
+    /// cell by cell in the order `choices` gives (so that some lines fill).
+    fn full_lines_match_the_walk<G: Geometry>(choices: &[u16]) {
+        let cells: Vec<usize> = G::ALL.iter().collect();
+        let mut occupied = G::Bits::EMPTY;
+        for &choice in choices {
+            occupied |= G::Bits::bit(cells[choice as usize % cells.len()]);
+            for line in Line::ALL {
+                assert_eq!(line.full::<G>(occupied), full_by_walking::<G>(line, occupied));
+            }
+        }
+    }
+
     proptest! {
+        #[test]
+        fn full_lines_on_8x8_10x10_and_12x12(choices in proptest::collection::vec(any::<u16>(), 1..400)) {
+            full_lines_match_the_walk::<Size8>(&choices);
+            full_lines_match_the_walk::<Size10>(&choices);
+            full_lines_match_the_walk::<Size12>(&choices);
+        }
+
         #[test]
         fn stable_discs_never_flip_on_8x8(choices in proptest::collection::vec(any::<u16>(), 60..70)) {
             stable_discs_never_flip::<Size8>(Variant::Othello8, &choices);
