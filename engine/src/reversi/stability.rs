@@ -100,19 +100,22 @@ impl Line {
 /// The cells of the first `k` columns.
 #[inline(always)]
 fn first_columns<G: Geometry>(k: u32) -> G::Bits {
-    let mut columns = first_column::<G>();
-    for _ in 1..k {
-        columns |= columns.shl(1);
-    }
-    columns
+    widen(first_column::<G>(), k, G::Bits::shl)
 }
 
 /// The cells of the last `k` columns.
 #[inline(always)]
 fn last_columns<G: Geometry>(k: u32) -> G::Bits {
-    let mut columns = last_column::<G>();
+    widen(last_column::<G>(), k, G::Bits::shr)
+}
+
+/// The `k` columns from the edge column `edge` inwards, `inwards` being the
+/// shift from one column to the next.
+#[inline(always)]
+fn widen<B: BitSet>(edge: B, k: u32, inwards: impl Fn(B, u32) -> B) -> B {
+    let mut columns = edge;
     for _ in 1..k {
-        columns |= columns.shr(1);
+        columns |= inwards(columns, 1);
     }
     columns
 }
@@ -123,21 +126,23 @@ const MAX_WORD_SHIFT: u32 = 63;
 /// `set` shifted towards higher indices by `bits` (any amount; bits that
 /// pass the last word drop).
 #[inline(always)]
-fn shl_by<G: Geometry>(mut set: G::Bits, mut bits: u32) -> G::Bits {
-    while bits > 0 {
-        let step = bits.min(MAX_WORD_SHIFT);
-        set = set.shl(step);
-        bits -= step;
-    }
-    set
+fn shl_by<G: Geometry>(set: G::Bits, bits: u32) -> G::Bits {
+    shift_by(set, bits, G::Bits::shl)
 }
 
 /// `set` shifted towards lower indices by `bits` (any amount).
 #[inline(always)]
-fn shr_by<G: Geometry>(mut set: G::Bits, mut bits: u32) -> G::Bits {
+fn shr_by<G: Geometry>(set: G::Bits, bits: u32) -> G::Bits {
+    shift_by(set, bits, G::Bits::shr)
+}
+
+/// `set` shifted by `bits` with `shift`, in steps of at most
+/// [`MAX_WORD_SHIFT`] (what one word-wise shift takes).
+#[inline(always)]
+fn shift_by<B: BitSet>(mut set: B, mut bits: u32, shift: impl Fn(B, u32) -> B) -> B {
     while bits > 0 {
         let step = bits.min(MAX_WORD_SHIFT);
-        set = set.shr(step);
+        set = shift(set, step);
         bits -= step;
     }
     set
