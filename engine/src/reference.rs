@@ -107,6 +107,8 @@ impl<G: Geometry> Default for PositionalDiscs<G> {
 }
 
 impl<G: Geometry> Evaluator<Position<G>> for PositionalDiscs<G> {
+    type Trail = ();
+
     fn evaluate(&self, pos: &Position<G>) -> i32 {
         (self.regions.value(pos.player()) - self.regions.value(pos.opponent())) * SCORE_PER_DISC
     }

@@ -187,6 +187,8 @@ mod tests {
     struct Doubled;
 
     impl Evaluator<Position<Size4>> for Doubled {
+        type Trail = ();
+
         fn evaluate(&self, state: &Position<Size4>) -> i32 {
             2 * DiscDifference.evaluate(state)
         }

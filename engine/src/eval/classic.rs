@@ -92,6 +92,8 @@ impl<G: Geometry> ClassicEval<G> {
 }
 
 impl<G: Geometry> Evaluator<Position<G>> for ClassicEval<G> {
+    type Trail = ();
+
     #[inline(always)]
     fn evaluate(&self, pos: &Position<G>) -> i32 {
         let (me, you) = (pos.player(), pos.opponent());

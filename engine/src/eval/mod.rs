@@ -67,9 +67,44 @@ pub const fn discs(score: i32) -> f64 {
 }
 
 /// A static evaluation of states of `G`.
+///
+/// A search also tells the evaluation each move it makes and takes back
+/// along its current line ([`Evaluator::trail_push`],
+/// [`Evaluator::trail_pop`]), so that an evaluation can keep what it reads
+/// up to date move by move (the pattern indices) instead of reading every
+/// horizon position afresh; [`Evaluator::evaluate_trail_on`] then values
+/// the line's last position. Evaluations that read each position afresh
+/// keep a `()` trail and the default methods.
 pub trait Evaluator<G: Game>: Send + Sync {
+    /// What the evaluation keeps about the positions of a search's line;
+    /// the search owns it.
+    type Trail: Default + Send;
+
     /// The value of `state` for the side to move, in [`SCORE_PER_DISC`] units.
     fn evaluate(&self, state: &G) -> i32;
+
+    /// Starts `trail` at `root`, forgetting what it held.
+    #[inline(always)]
+    fn trail_start(&self, _trail: &mut Self::Trail, _root: &G) {}
+
+    /// Extends `trail` by `mv`, which [`Game::make`] just played, leaving
+    /// `after` and returning `undo`.
+    #[inline(always)]
+    fn trail_push(&self, _trail: &mut Self::Trail, _after: &G, _mv: G::Move, _undo: &G::Undo) {}
+
+    /// Takes the last move of `trail` back.
+    #[inline(always)]
+    fn trail_pop(&self, _trail: &mut Self::Trail) {}
+
+    /// The value of `state`, the last position of `trail`: the same as
+    /// [`Evaluator::evaluate_on`], computed from the trail where it can be.
+    #[inline(always)]
+    fn evaluate_trail_on<I: Isa>(&self, _trail: &Self::Trail, state: &G) -> i32
+    where
+        Self: Sized,
+    {
+        self.evaluate_on::<I>(state)
+    }
 
     /// The same value, computed with instruction set `I`: what a search
     /// compiled for `I` (`cpu::multiversion!`) calls.
@@ -88,6 +123,8 @@ pub trait Evaluator<G: Game>: Send + Sync {
 pub struct DiscDifference;
 
 impl<G: Game> Evaluator<G> for DiscDifference {
+    type Trail = ();
+
     fn evaluate(&self, state: &G) -> i32 {
         state.final_score_for_mover() * SCORE_PER_DISC
     }

@@ -7,6 +7,11 @@
 //! `evaluate(pos) == Σ weights[index] * multiplicity` exactly, with no
 //! scaling: weights are in [`SCORE_PER_DISC`](super::SCORE_PER_DISC) units.
 //! One traversal ([`Features::visit`]) serves both, so they cannot disagree.
+//!
+//! In a search the pattern indices are not read at the horizon but kept up
+//! to date move by move ([`PatternTrail`], the evaluation's
+//! [`Evaluator::Trail`]): a move adds each changed cell's place value to
+//! the indices of the instances through it, from both colours' sides.
 
 use super::Evaluator;
 use super::classic::ClassicCounts;
@@ -16,12 +21,38 @@ use super::registry::{
 };
 use super::weights::{WeightSet, compiled};
 use crate::bitboard::{BitSet, Isa, Portable};
-use crate::reversi::{CornerRegion, Geometry, Position, Variant, corner_regions, neighbours};
+use crate::game::Color;
+use crate::reversi::{CornerRegion, Geometry, Move, Position, Variant, corner_regions, neighbours};
 use std::borrow::Cow;
 use std::path::Path;
 
 /// Words of the widest board's bit set (12x12: 3).
 const MAX_WORDS: usize = 3;
+
+/// Most pattern instances on any board (duo12 has 52).
+const MAX_INSTANCES: usize = 64;
+
+/// Most positional classes on any board (12x12 has 21).
+const MAX_CLASSES: usize = 32;
+
+/// What a trail keeps of one position: every pattern instance's index read
+/// from each colour's side, and Black's discs less White's in each
+/// positional class.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Tracked {
+    /// Indexed by [`Color::index`]: a cell's digit is 1 for that colour's
+    /// disc, 2 for the other colour's, 0 when empty.
+    views: [[u16; MAX_INSTANCES]; 2],
+    classes: [i8; MAX_CLASSES],
+}
+
+/// The pattern indices and class counts of every position along a
+/// search's line, the last one the current position's: [`PatternEval`]'s
+/// [`Evaluator::Trail`].
+#[derive(Clone, Debug, Default)]
+pub struct PatternTrail {
+    stack: Vec<Tracked>,
+}
 
 /// One active feature: the weight at `index` counts `multiplicity` times.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -153,6 +184,8 @@ pub struct Features<G: Geometry> {
     phase_of: Vec<u8>,
     /// Cells of each positional class.
     classes: Vec<G::Bits>,
+    /// The positional class of each cell.
+    class_of: Vec<u8>,
     /// The corner regions the classic counts read.
     corners: [CornerRegion<G::Bits>; 4],
     /// Pattern instances, sorted by length.
@@ -161,6 +194,14 @@ pub struct Features<G: Geometry> {
     by_len: [(usize, usize); MAX_PATTERN_CELLS + 1],
     /// The same instances, read with PEXT where it is fast.
     pext: PextPatterns,
+    /// Table offset of each instance, in `instances` order (its slot).
+    offsets: Vec<u32>,
+    /// The (slot, place value) of each instance through a cell:
+    /// `cell_slots[cell_start[c]..cell_start[c + 1]]` for cell `c`.
+    cell_start: Vec<u16>,
+    cell_slots: Vec<(u8, u16)>,
+    /// The cells some instance reads.
+    covered: G::Bits,
 }
 
 impl<G: Geometry> Features<G> {
@@ -174,6 +215,13 @@ impl<G: Geometry> Features<G> {
             .iter()
             .map(|cells| cells.iter().fold(G::Bits::EMPTY, |b, &c| b | G::Bits::bit(c)))
             .collect();
+        let mut class_of = vec![0u8; G::CELLS];
+        for (class, cells) in registry.classes.iter().enumerate() {
+            for &cell in cells {
+                class_of[cell] = class as u8;
+            }
+        }
+        assert!(registry.classes.len() <= MAX_CLASSES, "{variant}: more positional classes than MAX_CLASSES");
         let mut instances = Vec::new();
         for p in &registry.patterns {
             let offset = registry.tables[p.table].offset as u32;
@@ -192,7 +240,35 @@ impl<G: Geometry> Features<G> {
             *range = (start, instances.partition_point(|i| (i.len as usize) <= k));
         }
         let pext = PextPatterns::new(&instances);
-        Features { registry, phase_of, classes, corners: corner_regions::<G>(), instances, by_len, pext }
+        assert!(instances.len() <= MAX_INSTANCES, "{variant}: more pattern instances than MAX_INSTANCES");
+        let offsets = instances.iter().map(|i| i.offset).collect();
+        let (mut cell_start, mut cell_slots) = (vec![0u16], Vec::new());
+        let mut covered = G::Bits::EMPTY;
+        for cell in 0..G::CELLS {
+            let at = ((cell / 64) as u8, (cell % 64) as u8);
+            for (slot, inst) in instances.iter().enumerate() {
+                let cells = &inst.cells[..inst.len as usize];
+                if let Some(d) = cells.iter().position(|&c| c == at) {
+                    cell_slots.push((slot as u8, 3u16.pow((cells.len() - 1 - d) as u32)));
+                    covered |= G::Bits::bit(cell);
+                }
+            }
+            cell_start.push(cell_slots.len() as u16);
+        }
+        Features {
+            registry,
+            phase_of,
+            classes,
+            class_of,
+            corners: corner_regions::<G>(),
+            instances,
+            by_len,
+            pext,
+            offsets,
+            cell_start,
+            cell_slots,
+            covered,
+        }
     }
 
     /// The registry this extractor follows.
@@ -218,34 +294,13 @@ impl<G: Geometry> Features<G> {
     /// set `I`.
     #[inline(always)]
     fn visit<S: Sink, I: Isa>(&self, pos: &Position<G>, sink: &mut S) {
+        let base = self.phase_base(pos);
         let (me, you) = (pos.player(), pos.opponent());
-        let empty = pos.empty();
-        let discs = G::CELLS - empty.count() as usize;
-        let base = self.phase_of[discs] as usize * self.registry.phase_len;
-        let tables = &self.registry.tables;
-
-        let positional = base + tables[POSITIONAL].offset;
+        let positional = base + self.registry.tables[POSITIONAL].offset;
         for (i, &class) in self.classes.iter().enumerate() {
             sink.add(positional + i, (me & class).count() as i32 - (you & class).count() as i32);
         }
-        let mobility = pos.moves().count() as i32 - pos.opponent_moves().count() as i32;
-        sink.add(base + tables[MOBILITY].offset, mobility);
-        let potential = neighbours::<G>(you, empty).count() as i32 - neighbours::<G>(me, empty).count() as i32;
-        sink.add(base + tables[POTENTIAL_MOBILITY].offset, potential);
-        let parity = if empty.count() % 2 == 1 { 1 } else { -1 };
-        sink.add(base + tables[PARITY].offset, parity);
-        let counts = ClassicCounts::of::<G>(&self.corners, me, you);
-        for (table, count) in [
-            (CORNERS, counts.corners),
-            (X_SQUARES, counts.x_squares),
-            (C_SQUARES, counts.c_squares),
-            (STABLE, counts.stable),
-            (FRONTIER, counts.frontier),
-            (DISCS, counts.discs),
-        ] {
-            sink.add(base + tables[table].offset, count);
-        }
-
+        self.visit_scalars(pos, base, sink);
         let mut mine = [0u64; MAX_WORDS];
         let mut theirs = [0u64; MAX_WORDS];
         for w in 0..G::Bits::WORDS {
@@ -267,6 +322,110 @@ impl<G: Geometry> Features<G> {
         self.patterns::<8, S>(words, base, sink);
         self.patterns::<9, S>(words, base, sink);
         self.patterns::<10, S>(words, base, sink);
+    }
+
+    /// The weight index where the phase of `pos` starts.
+    #[inline(always)]
+    fn phase_base(&self, pos: &Position<G>) -> usize {
+        let discs = G::CELLS - pos.empty_count() as usize;
+        self.phase_of[discs] as usize * self.registry.phase_len
+    }
+
+    /// Feeds every feature of `pos` but the positional classes and the
+    /// patterns to `sink`, in the phase starting at weight `base`.
+    #[inline(always)]
+    fn visit_scalars<S: Sink>(&self, pos: &Position<G>, base: usize, sink: &mut S) {
+        let (me, you) = (pos.player(), pos.opponent());
+        let empty = pos.empty();
+        let tables = &self.registry.tables;
+        let mobility = pos.moves().count() as i32 - pos.opponent_moves().count() as i32;
+        sink.add(base + tables[MOBILITY].offset, mobility);
+        let potential = neighbours::<G>(you, empty).count() as i32 - neighbours::<G>(me, empty).count() as i32;
+        sink.add(base + tables[POTENTIAL_MOBILITY].offset, potential);
+        let parity = if empty.count() % 2 == 1 { 1 } else { -1 };
+        sink.add(base + tables[PARITY].offset, parity);
+        let counts = ClassicCounts::of::<G>(&self.corners, me, you);
+        for (table, count) in [
+            (CORNERS, counts.corners),
+            (X_SQUARES, counts.x_squares),
+            (C_SQUARES, counts.c_squares),
+            (STABLE, counts.stable),
+            (FRONTIER, counts.frontier),
+            (DISCS, counts.discs),
+        ] {
+            sink.add(base + tables[table].offset, count);
+        }
+    }
+
+    /// Feeds the positional and pattern features `tracked` holds for `pos`,
+    /// in the phase starting at weight `base`.
+    #[inline(always)]
+    fn tracked_features<S: Sink>(&self, tracked: &Tracked, pos: &Position<G>, base: usize, sink: &mut S) {
+        let positional = base + self.registry.tables[POSITIONAL].offset;
+        let sign = pos.to_move().sign();
+        for (i, &count) in tracked.classes[..self.classes.len()].iter().enumerate() {
+            sink.add(positional + i, sign * i32::from(count));
+        }
+        let view = &tracked.views[pos.to_move().index()];
+        for (&offset, &index) in self.offsets.iter().zip(view) {
+            sink.add(base + (offset + u32::from(index)) as usize, 1);
+        }
+    }
+
+    /// The pattern indices and class counts of `pos`, read cell by cell.
+    fn tracked(&self, pos: &Position<G>) -> Tracked {
+        let side = |colour: Color| if pos.to_move() == colour { pos.player() } else { pos.opponent() };
+        let (black, white) = (side(Color::Black), side(Color::White));
+        let mut classes = [0i8; MAX_CLASSES];
+        for (count, &class) in classes.iter_mut().zip(&self.classes) {
+            *count = (black & class).count() as i8 - (white & class).count() as i8;
+        }
+        let mut views = [[0u16; MAX_INSTANCES]; 2];
+        for (slot, inst) in self.instances.iter().enumerate() {
+            for &(w, b) in &inst.cells[..inst.len as usize] {
+                let cell = usize::from(w) * 64 + usize::from(b);
+                let (from_black, from_white) = match (black.contains(cell), white.contains(cell)) {
+                    (true, _) => (1, 2),
+                    (_, true) => (2, 1),
+                    _ => (0, 0),
+                };
+                views[0][slot] = views[0][slot] * 3 + from_black;
+                views[1][slot] = views[1][slot] * 3 + from_white;
+            }
+        }
+        Tracked { views, classes }
+    }
+
+    /// The (slot, place value) of every instance through `cell`.
+    #[inline(always)]
+    fn slots(&self, cell: usize) -> &[(u8, u16)] {
+        &self.cell_slots[usize::from(self.cell_start[cell])..usize::from(self.cell_start[cell + 1])]
+    }
+
+    /// Updates `tracked` for `mover` placing a disc on `cell` and turning
+    /// `flips` over.
+    #[inline(always)]
+    fn advance(&self, tracked: &mut Tracked, mover: Color, cell: usize, flips: G::Bits) {
+        let sign = mover.sign() as i8;
+        tracked.classes[usize::from(self.class_of[cell])] += sign;
+        for flipped in flips.iter() {
+            tracked.classes[usize::from(self.class_of[flipped])] += 2 * sign;
+        }
+        let [black, white] = &mut tracked.views;
+        let (mine, theirs) = if mover == Color::Black { (black, white) } else { (white, black) };
+        // An empty cell becomes the mover's: digit 0 -> 1 on its side, 0 -> 2
+        // on the other.
+        for &(slot, place) in self.slots(cell) {
+            mine[usize::from(slot)] += place;
+            theirs[usize::from(slot)] += 2 * place;
+        }
+        // A flipped disc: 2 -> 1 on the mover's side, 1 -> 2 on the other.
+        for flipped in (flips & self.covered).iter() {
+            for &(slot, place) in self.slots(flipped) {
+                mine[usize::from(slot)] -= place;
+                theirs[usize::from(slot)] += place;
+            }
+        }
     }
 
     /// Feeds the pattern features of the `K`-cell instances (a loop of
@@ -365,9 +524,44 @@ impl<G: Geometry> PatternEval<G> {
 }
 
 impl<G: Geometry> Evaluator<Position<G>> for PatternEval<G> {
+    type Trail = PatternTrail;
+
     #[inline(always)]
     fn evaluate(&self, pos: &Position<G>) -> i32 {
         self.evaluate_on::<Portable>(pos)
+    }
+
+    fn trail_start(&self, trail: &mut PatternTrail, root: &Position<G>) {
+        trail.stack.clear();
+        trail.stack.push(self.features.tracked(root));
+    }
+
+    #[inline(always)]
+    fn trail_push(&self, trail: &mut PatternTrail, after: &Position<G>, mv: Move<G>, before: &Position<G>) {
+        let Some(&top) = trail.stack.last() else { return };
+        let mut tracked = top;
+        if let Some(cell) = mv.cell() {
+            // The discs that were the opponent's and are now the mover's.
+            let flips = after.opponent() & before.opponent();
+            self.features.advance(&mut tracked, before.to_move(), cell, flips);
+        }
+        trail.stack.push(tracked);
+    }
+
+    #[inline(always)]
+    fn trail_pop(&self, trail: &mut PatternTrail) {
+        trail.stack.pop();
+    }
+
+    #[inline(always)]
+    fn evaluate_trail_on<I: Isa>(&self, trail: &PatternTrail, pos: &Position<G>) -> i32 {
+        let Some(tracked) = trail.stack.last() else { return self.evaluate_on::<I>(pos) };
+        debug_assert_eq!(*tracked, self.features.tracked(pos), "the trail has lost its position\n{pos}");
+        let mut sum = Sum { weights: &self.weights, total: 0 };
+        let base = self.features.phase_base(pos);
+        self.features.tracked_features(tracked, pos, base, &mut sum);
+        self.features.visit_scalars(pos, base, &mut sum);
+        sum.total
     }
 
     #[inline(always)]
@@ -447,6 +641,38 @@ mod tests {
     #[test]
     fn evaluation_is_features_dot_weights_on_every_board() {
         on_every_board!(check_linear);
+    }
+
+    /// Plays random games forward and back through a trail: the trail's
+    /// evaluation equals the one read afresh at every position.
+    fn check_trail<G: Geometry>(variant: Variant) {
+        let eval = PatternEval::<G>::with_weights(random_weights(variant, 5));
+        let mut rng = ChaCha8Rng::seed_from_u64(17);
+        for _ in 0..4 {
+            let mut pos: Position<G> = variant.start();
+            let mut trail = PatternTrail::default();
+            eval.trail_start(&mut trail, &pos);
+            let mut line = Vec::new();
+            while !pos.is_terminal() {
+                let moves = pos.legal_moves();
+                let mv = moves[rng.random_range(0..moves.len())];
+                let undo = pos.make(mv);
+                eval.trail_push(&mut trail, &pos, mv, &undo);
+                line.push((mv, undo));
+                assert_eq!(eval.evaluate_trail_on::<Portable>(&trail, &pos), eval.evaluate(&pos), "{variant}\n{pos}");
+            }
+            while let Some((mv, undo)) = line.pop() {
+                pos.unmake(mv, undo);
+                eval.trail_pop(&mut trail);
+                assert_eq!(eval.evaluate_trail_on::<Portable>(&trail, &pos), eval.evaluate(&pos), "{variant}\n{pos}");
+            }
+            assert_eq!(trail.stack.len(), 1);
+        }
+    }
+
+    #[test]
+    fn a_trail_evaluates_as_a_fresh_reading_on_every_board() {
+        on_every_board!(check_trail);
     }
 
     /// PEXT in plain Rust, declared fast: the PEXT reading on any CPU.

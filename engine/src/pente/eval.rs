@@ -176,6 +176,8 @@ impl PenteEval {
 }
 
 impl Evaluator<PentePosition> for PenteEval {
+    type Trail = ();
+
     fn evaluate(&self, pos: &PentePosition) -> i32 {
         let me = pos.to_move();
         let opp = me.opponent();

@@ -3,8 +3,9 @@
 //! chooses, dispatched by a `match` rather than a trait object so that the
 //! node loop calls it directly.
 
-use super::{Geometry, Position, Variant};
+use super::{Geometry, Move, Position, Variant};
 use crate::bitboard::{Isa, Portable};
+use crate::eval::pattern::PatternTrail;
 use crate::eval::{ClassicEval, Evaluation, Evaluator, PatternEval};
 use crate::search::{Engine, EngineConfig};
 
@@ -20,9 +21,39 @@ pub enum ReversiEvaluator<G: Geometry> {
 }
 
 impl<G: Geometry> Evaluator<Position<G>> for ReversiEvaluator<G> {
+    type Trail = PatternTrail;
+
     #[inline(always)]
     fn evaluate(&self, pos: &Position<G>) -> i32 {
         self.evaluate_on::<Portable>(pos)
+    }
+
+    fn trail_start(&self, trail: &mut PatternTrail, root: &Position<G>) {
+        if let ReversiEvaluator::Pattern(eval) = self {
+            eval.trail_start(trail, root);
+        }
+    }
+
+    #[inline(always)]
+    fn trail_push(&self, trail: &mut PatternTrail, after: &Position<G>, mv: Move<G>, before: &Position<G>) {
+        if let ReversiEvaluator::Pattern(eval) = self {
+            eval.trail_push(trail, after, mv, before);
+        }
+    }
+
+    #[inline(always)]
+    fn trail_pop(&self, trail: &mut PatternTrail) {
+        if let ReversiEvaluator::Pattern(eval) = self {
+            eval.trail_pop(trail);
+        }
+    }
+
+    #[inline(always)]
+    fn evaluate_trail_on<I: Isa>(&self, trail: &PatternTrail, pos: &Position<G>) -> i32 {
+        match self {
+            ReversiEvaluator::Pattern(eval) => eval.evaluate_trail_on::<I>(trail, pos),
+            ReversiEvaluator::Classic(eval) => eval.evaluate_on::<I>(pos),
+        }
     }
 
     // Inlined into each CPU-level copy of the search (`cpu::multiversion!`),

@@ -96,6 +96,9 @@ impl Control {
 pub struct SearchContext {
     /// The transposition table.
     pub tt: TranspositionTable,
+    /// The small table of the midgame search's shallow nodes
+    /// (`search.small_table_depth`).
+    pub small: TranspositionTable,
     /// Node count and limits.
     pub control: Control,
 }

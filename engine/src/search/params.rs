@@ -112,6 +112,13 @@ registry! {
     /// transposition table; shallower ones (most of the tree's inner
     /// nodes, whose entries would crowd out deeper ones) only search.
     table_depth = "search.table_depth", 0.0, 0.0, 64.0;
+    /// Nodes searched fewer plies deep than this use the small table
+    /// (`search.small_table_mib`), deeper ones the main one: the many
+    /// shallow entries then live in a table that stays in the caches
+    /// (0: every node uses the main table).
+    small_table_depth = "search.small_table_depth", 0.0, 0.0, 64.0;
+    /// Size of the small table in MiB.
+    small_table_mib = "search.small_table_mib", 2.0, 1.0, 1024.0;
     /// Depth of the midgame search that gives the exact solve its first
     /// guess when no midgame iteration ran before it.
     guess_depth = "search.guess_depth", 6.0, 1.0, 64.0;

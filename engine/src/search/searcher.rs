@@ -115,6 +115,8 @@ fn table_depth(p: &SearchParams) -> u32 {
 pub struct Searcher<G: SearchGame, E: Evaluator<G>> {
     ctx: SearchContext,
     eval: Box<E>,
+    /// What the evaluation keeps about the positions of the current line.
+    trail: E::Trail,
     history: Vec<i32>,
     /// Moves with ordering keys of every node on the current path.
     stack: Vec<(G::Move, i32)>,
@@ -134,8 +136,13 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
     /// `tt_mb` MiB.
     pub fn new(eval: Box<E>, tt_mb: usize) -> Self {
         Searcher {
-            ctx: SearchContext { tt: TranspositionTable::new(tt_mb), control: Control::default() },
+            ctx: SearchContext {
+                tt: TranspositionTable::new(tt_mb),
+                small: TranspositionTable::new(G::PARAMS.small_table_mib as usize),
+                control: Control::default(),
+            },
             eval,
+            trail: E::Trail::default(),
             history: vec![0; MOVE_SLOTS],
             stack: Vec::with_capacity(STACK_PER_PLY * MAX_DEPTH as usize),
             root: Vec::with_capacity(STACK_PER_PLY),
@@ -150,6 +157,7 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
     /// Forgets everything learnt (table, history) before a new game.
     pub fn clear(&mut self) {
         self.ctx.tt.clear();
+        self.ctx.small.clear();
         self.history.fill(0);
     }
 
@@ -163,6 +171,9 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
         self.params = params;
         self.probcut = ProbCut::new(&params, MAX_DEPTH);
         self.table_depth = table_depth(&params);
+        if self.ctx.small.mb() != params.small_table_mib as usize {
+            self.ctx.small = TranspositionTable::new(params.small_table_mib as usize);
+        }
     }
 
     /// The evaluator.
@@ -220,6 +231,7 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
             self.ctx.control.set_interval(SHORT_CHECK_INTERVAL);
         }
         self.ctx.tt.new_search();
+        self.ctx.small.new_search();
         for h in &mut self.history {
             *h /= HISTORY_CARRY_DIVISOR;
         }
@@ -397,9 +409,11 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
         let mut best_index = 0;
         let mut partial_best = None;
         let alpha_in = alpha;
+        self.eval.trail_start(&mut self.trail, pos);
         for i in 0..self.root.len() {
             let mv = self.root[i];
             let undo = pos.make(mv);
+            self.eval.trail_push(&mut self.trail, pos, mv, &undo);
             let v = if i == 0 {
                 -crate::cpu::dispatch!(pvs::<G, E>(self, pos, depth - 1, 1, -beta, -alpha))
             } else {
@@ -411,6 +425,7 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
                 }
             };
             pos.unmake(mv, undo);
+            self.eval.trail_pop(&mut self.trail);
             if self.ctx.control.stopped() {
                 return Iteration { complete: false, score: best, partial_best };
             }
@@ -512,12 +527,14 @@ crate::cpu::multiversion! {
             Tactics::Forced(defences) => Some(defences),
         };
         if (depth == 0 && forced.is_none()) || ply >= MAX_DEPTH {
-            return s.eval.evaluate_on::<Simd>(pos);
+            return s.eval.evaluate_trail_on::<Simd>(&s.trail, pos);
         }
         let tabled = depth >= s.table_depth;
         let key = if tabled { pos.hash() } else { 0 };
         let mut table_move = None;
-        if tabled && let Some(entry) = s.ctx.tt.probe(key) {
+        let small = f64::from(depth) < s.params.small_table_depth;
+        let table = if small { &s.ctx.small } else { &s.ctx.tt };
+        if tabled && let Some(entry) = table.probe(key) {
             let score = score_from_table(entry.score, ply);
             if u32::from(entry.depth) >= depth && entry.cuts(alpha, beta) {
                 return score;
@@ -578,6 +595,7 @@ crate::cpu::multiversion! {
             s.stack.swap(i, top);
             let mv = s.stack[i].0;
             let undo = pos.make(mv);
+            s.eval.trail_push(&mut s.trail, pos, mv, &undo);
             let v = if i == base {
                 -pvs::<G, E>(s, pos, next_depth, ply + 1, -beta, -alpha)
             } else {
@@ -589,6 +607,7 @@ crate::cpu::multiversion! {
                 }
             };
             pos.unmake(mv, undo);
+            s.eval.trail_pop(&mut s.trail);
             if s.ctx.control.stopped() {
                 s.stack.truncate(base);
                 return 0;
@@ -622,7 +641,7 @@ crate::cpu::multiversion! {
             depth: depth.min(u32::from(SOLVED_BASE) - 1) as u8,
             bound,
         };
-        s.ctx.tt.store(key, entry);
+        if small { s.ctx.small.store(key, entry) } else { s.ctx.tt.store(key, entry) };
         best
     }
 }

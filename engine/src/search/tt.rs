@@ -127,6 +127,11 @@ impl TranspositionTable {
         TranspositionTable { buckets: zeroed_buckets(buckets), bucket_mask: buckets - 1, age: 0, mb }
     }
 
+    /// The size asked for, in MiB.
+    pub fn mb(&self) -> usize {
+        self.mb
+    }
+
     /// Forgets every entry (fresh zeroed pages: cheaper than writing zeros).
     pub fn clear(&mut self) {
         *self = TranspositionTable::new(self.mb);

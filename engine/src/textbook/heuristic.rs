@@ -28,6 +28,8 @@ const fn corners<G: Geometry>() -> [(usize, usize); 4] {
 }
 
 impl<G: Geometry> Evaluator<Position<G>> for Heuristic {
+    type Trail = ();
+
     fn evaluate(&self, state: &Position<G>) -> i32 {
         let (own, other) = (state.player(), state.opponent());
         let mut score = 0;
