@@ -111,6 +111,11 @@ fn table_depth(p: &SearchParams) -> u32 {
     p.table_depth.round() as u32
 }
 
+/// Nodes searched fewer plies deep than this use the small table.
+fn small_table_depth(p: &SearchParams) -> u32 {
+    p.small_table_depth.round() as u32
+}
+
 /// A reusable search engine for `G` with evaluator `E`.
 pub struct Searcher<G: SearchGame, E: Evaluator<G>> {
     ctx: SearchContext,
@@ -128,6 +133,8 @@ pub struct Searcher<G: SearchGame, E: Evaluator<G>> {
     probcut: ProbCut,
     /// Shallowest depth that uses the transposition table, from `params`.
     table_depth: u32,
+    /// Depth below which nodes use the small table, from `params`.
+    small_table_depth: u32,
     game: PhantomData<G>,
 }
 
@@ -150,6 +157,7 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
             params: G::PARAMS,
             probcut: ProbCut::new(&G::PARAMS, MAX_DEPTH),
             table_depth: table_depth(&G::PARAMS),
+            small_table_depth: small_table_depth(&G::PARAMS),
             game: PhantomData,
         }
     }
@@ -171,6 +179,7 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
         self.params = params;
         self.probcut = ProbCut::new(&params, MAX_DEPTH);
         self.table_depth = table_depth(&params);
+        self.small_table_depth = small_table_depth(&params);
         if self.ctx.small.mb() != params.small_table_mib as usize {
             self.ctx.small = TranspositionTable::new(params.small_table_mib as usize);
         }
@@ -532,7 +541,7 @@ crate::cpu::multiversion! {
         let tabled = depth >= s.table_depth;
         let key = if tabled { pos.hash() } else { 0 };
         let mut table_move = None;
-        let small = f64::from(depth) < s.params.small_table_depth;
+        let small = depth < s.small_table_depth;
         let table = if small { &s.ctx.small } else { &s.ctx.tt };
         if tabled && let Some(entry) = table.probe(key) {
             let score = score_from_table(entry.score, ply);
