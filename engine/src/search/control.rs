@@ -102,3 +102,15 @@ pub struct SearchContext {
     /// Node count and limits.
     pub control: Control,
 }
+
+impl SearchContext {
+    /// A context with a main table of `tt_mb` MiB, a small one of
+    /// `small_mb` MiB and a default control.
+    pub fn new(tt_mb: usize, small_mb: usize) -> Self {
+        SearchContext {
+            tt: TranspositionTable::new(tt_mb),
+            small: TranspositionTable::new(small_mb),
+            control: Control::default(),
+        }
+    }
+}

@@ -143,11 +143,7 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
     /// `tt_mb` MiB.
     pub fn new(eval: Box<E>, tt_mb: usize) -> Self {
         Searcher {
-            ctx: SearchContext {
-                tt: TranspositionTable::new(tt_mb),
-                small: TranspositionTable::new(G::PARAMS.small_table_mib as usize),
-                control: Control::default(),
-            },
+            ctx: SearchContext::new(tt_mb, G::PARAMS.small_table_mib as usize),
             eval,
             trail: E::Trail::default(),
             history: vec![0; MOVE_SLOTS],

@@ -107,11 +107,7 @@ fn check_solver_windows<G: Geometry>(
 #[test]
 fn the_solver_matches_minimax_in_every_window() {
     let mut rng = ChaCha8Rng::seed_from_u64(7);
-    let mut ctx = control::SearchContext {
-        tt: tt::TranspositionTable::new(1),
-        small: tt::TranspositionTable::new(1),
-        control: control::Control::default(),
-    };
+    let mut ctx = control::SearchContext::new(1, 1);
     for round in 0..60 {
         let empties = 3 + round % 7;
         let variant = if round % 2 == 0 { Variant::Othello6 } else { Variant::Tiny4 };
@@ -133,11 +129,7 @@ fn the_solver_finishes_two_empties_exactly_through_passes_and_blocked_ends() {
     // minimax, including positions where the mover must pass and where
     // neither side can fill them.
     let mut rng = ChaCha8Rng::seed_from_u64(29);
-    let mut ctx = control::SearchContext {
-        tt: tt::TranspositionTable::new(1),
-        small: tt::TranspositionTable::new(1),
-        control: control::Control::default(),
-    };
+    let mut ctx = control::SearchContext::new(1, 1);
     let (mut passes, mut blocked, mut seen) = (0, 0, 0);
     for _ in 0..200_000 {
         if seen >= 400 && passes > 0 && blocked > 0 {
@@ -179,11 +171,7 @@ fn the_solver_reads_its_registry_settings_and_stays_exact() {
         let pos = random_position::<Size6>(Variant::Othello6, 10, &mut rng);
         let exact = minimax(&pos);
         for (k, params) in [SearchParams::DEFAULT, everywhere, walk].iter().enumerate() {
-            let mut ctx = control::SearchContext {
-                tt: tt::TranspositionTable::new(1),
-                small: tt::TranspositionTable::new(1),
-                control: control::Control::default(),
-            };
+            let mut ctx = control::SearchContext::new(1, 1);
             let v = endgame::solve_window(
                 &mut ctx,
                 &PatternEval::<Size6>::compiled(Variant::Othello6),
