@@ -14,15 +14,23 @@
 //! - SPRT: the generalized SPRT on pair scores (logistic Elo bounds), with
 //!   `LLR = n (s1 - s0)(2s - s0 - s1) / (2 σ²)`, stopping at
 //!   `ln(β/(1-α))` (H0) or `ln((1-β)/α)` (H1), and never before
-//!   [`SPRT_MIN_PAIRS`] pairs.
+//!   [`SPRT_MIN_PAIRS`] pairs. Its `s` and `σ²` are taken from the pairs
+//!   plus a prior of [`SPRT_PRIOR_PAIRS`] even pairs spread as four fair
+//!   half-point coins would spread them (1:4:6:4:1), so a handful of pairs
+//!   that all ended alike (all won, or all split) cannot collapse the
+//!   variance and decide the test on no evidence.
 
 use std::fmt;
 
 /// The two-sided 95% normal quantile.
 pub const Z95: f64 = 1.959_963_984_540_054;
-/// Added to every pentanomial count before the SPRT's variance, so the LLR
-/// exists when all pairs so far ended alike.
-const SPRT_REGULARIZATION: f64 = 1e-3;
+/// Pseudo-pairs of an even match added to the pairs before the SPRT's
+/// score and variance: the LLR stays finite and modest while the pairs so
+/// far all ended alike, and vanishes against hundreds of real pairs.
+pub const SPRT_PRIOR_PAIRS: f64 = 2.0;
+/// How the prior's pairs spread over the five pair scores: the binomial
+/// 1:4:6:4:1 of four fair half points.
+const SPRT_PRIOR_SHAPE: [f64; 5] = [1.0 / 16.0, 4.0 / 16.0, 6.0 / 16.0, 4.0 / 16.0, 1.0 / 16.0];
 /// Pairs an SPRT needs before it may stop: with fewer, the sample variance
 /// (and so the LLR) says nothing.
 pub const SPRT_MIN_PAIRS: u64 = 10;
@@ -135,6 +143,18 @@ impl Pentanomial {
     /// Adds a pair worth `points` (0 to 2 in half points).
     pub fn add(&mut self, points: f64) {
         self.0[(points * 2.0).round().clamp(0.0, 4.0) as usize] += 1;
+    }
+
+    /// The counts with the SPRT's prior of even pairs added.
+    fn with_prior(&self) -> [f64; 5] {
+        std::array::from_fn(|k| self.0[k] as f64 + SPRT_PRIOR_PAIRS * SPRT_PRIOR_SHAPE[k])
+    }
+
+    /// Elo of the pairs with the SPRT's prior added: finite for any counts
+    /// (a perfect score included), shrunk toward 0 by two pairs' weight.
+    pub fn elo_with_prior(&self) -> f64 {
+        let (_, s, _) = Self::moments(self.with_prior());
+        score_to_elo(s)
     }
 
     fn moments(counts: [f64; 5]) -> (f64, f64, f64) {
@@ -264,7 +284,7 @@ impl Sprt {
         if pairs.pairs() == 0 {
             return 0.0;
         }
-        let (n, s, variance) = Pentanomial::moments(pairs.0.map(|c| c as f64 + SPRT_REGULARIZATION));
+        let (n, s, variance) = Pentanomial::moments(pairs.with_prior());
         let (s0, s1) = (elo_to_score(self.elo0), elo_to_score(self.elo1));
         n * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * variance)
     }
@@ -351,12 +371,13 @@ mod tests {
         close(lower, (0.05f64 / 0.95).ln(), 1e-12);
         close(upper, (0.95f64 / 0.05).ln(), 1e-12);
         close(upper, 2.944_439, 1e-6);
-        // 100 pairs of [10, 20, 40, 20, 10]: s = 0.5, variance
-        // (10*0.25 + 20*0.0625 + 20*0.0625 + 10*0.25) / 100 = 0.075 (without
-        // the tiny regularization). s0 = 0.5, s1 = 0.514387:
-        // LLR = 100 * 0.014387 * (1 - 1.014387) / 0.15 = -0.13799.
+        // 100 pairs of [10, 20, 40, 20, 10] plus the prior's two even pairs
+        // [1/8, 1/2, 3/4, 1/2, 1/8]: n = 102, s = 0.5, variance
+        // 2 (10.125 * 0.25 + 20.5 * 0.0625) / 102 = 7.625 / 102 = 0.0747549.
+        // s0 = 0.5, s1 = 0.514387:
+        // LLR = 102 * 0.014387 * (1 - 1.014387) / 0.1495098 = -0.141215.
         let pairs = Pentanomial([10, 20, 40, 20, 10]);
-        close(sprt.llr(&pairs), -0.13799, 1e-4);
+        close(sprt.llr(&pairs), -0.141_215, 1e-5);
         assert_eq!(sprt.verdict(&pairs), Verdict::Continue);
         assert_eq!(sprt.verdict(&Pentanomial([9, 0, 0, 0, 0])), Verdict::Continue, "too few pairs");
         assert_eq!(sprt.verdict(&Pentanomial([0, 0, 100, 150, 100])), Verdict::H1);
@@ -364,5 +385,35 @@ mod tests {
         assert!(Sprt::parse("10,0").is_err());
         assert!(Sprt::parse("0,5,0.05").is_err());
         assert_eq!(Sprt::parse("-1,4,0.1,0.2").unwrap().beta, 0.2);
+    }
+
+    #[test]
+    fn sprt_pairs_that_all_ended_alike_weigh_as_evidence_not_as_certainty() {
+        // The loop's test, Elo 0 against 20: s1 = 0.528751, bounds ±2.944439.
+        let sprt = Sprt::parse("0,20").unwrap();
+        // Ten pairs all split: with the prior, n = 12, s = 0.5, variance
+        // 2 (0.125 * 0.25 + 0.5 * 0.0625) / 12 = 0.0104167;
+        // LLR = 12 * 0.028751 * (-0.028751) / 0.0208333 = -0.476119: far
+        // from either bound (a variance of ~0 made it -66 and stopped).
+        let split = |n| Pentanomial([0, 0, n, 0, 0]);
+        close(sprt.llr(&split(10)), -0.476_119, 1e-5);
+        assert_eq!(sprt.verdict(&split(10)), Verdict::Continue);
+        // Forty pairs all split is evidence: n = 42, variance 0.125 / 42,
+        // LLR = 42 * 0.028751 * (-0.028751) / (0.25 / 42) = -5.83245.
+        close(sprt.llr(&split(40)), -5.832_454, 1e-5);
+        assert_eq!(sprt.verdict(&split(40)), Verdict::H0);
+        // Ten pairs all won (20-0): s = 11/12, variance 0.0451389, LLR
+        // 12 * 0.028751 * (1.833333 - 1.028751) / 0.0902778 = 3.07480,
+        // just past the bound (a collapsed variance made it 745).
+        let won = |n| Pentanomial([0, 0, 0, 0, n]);
+        close(sprt.llr(&won(10)), 3.074_804, 1e-5);
+        assert_eq!(sprt.verdict(&won(10)), Verdict::H1);
+        // The LLR grows with the evidence.
+        for n in 1..200 {
+            assert!(sprt.llr(&won(n)) < sprt.llr(&won(n + 1)), "{n} pairs");
+        }
+        // The prior's Elo is finite on a perfect score: s = 11/12 -> +416.56.
+        close(won(10).elo_with_prior(), 416.557, 1e-3);
+        assert!(won(10).elo().unwrap().elo.is_infinite());
     }
 }

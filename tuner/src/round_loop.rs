@@ -493,6 +493,9 @@ fn decide(round: u32, state: &State, steps: Steps<'_>, out: &Path, tuned: &Path)
     let (selfplay, label, tune, verify) = steps;
     let pairs = selfplay::stats::Pentanomial(verify.pairs);
     let (elo, error) = pairs.elo().map_or((0.0, 0.0), |e| (e.elo, e.error));
+    // A round that won every pair has Elo `inf`: the sum counts each round
+    // with the SPRT's prior of two even pairs, finite whatever the score.
+    let counted = ladder::rounded(pairs.elo_with_prior(), ELO_DECIMALS);
     let accepted = verify.verdict == "H1" || (verify.verdict == CAP_VERDICT && verify.llr > 0.0);
     let weights = if accepted {
         tuned.strip_prefix(out).unwrap_or(tuned).to_string_lossy().into_owned()
@@ -516,7 +519,7 @@ fn decide(round: u32, state: &State, steps: Steps<'_>, out: &Path, tuned: &Path)
         elo_error: ladder::rounded(error, ELO_DECIMALS),
         llr: ladder::rounded(verify.llr, ELO_DECIMALS),
         accepted,
-        cumulative_elo: ladder::rounded(state.cumulative_elo + if accepted { elo } else { 0.0 }, ELO_DECIMALS),
+        cumulative_elo: ladder::rounded(state.cumulative_elo + if accepted { counted } else { 0.0 }, ELO_DECIMALS),
         weights,
         selfplay_cpu: ladder::rounded(selfplay.cpu_seconds, CPU_DECIMALS),
         label_cpu: ladder::rounded(label.cpu_seconds, CPU_DECIMALS),

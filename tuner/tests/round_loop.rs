@@ -2,7 +2,7 @@
 //! killed after every step or in the middle of its steps writing the same
 //! ladder as an uninterrupted one, and a held folder refused.
 
-use selfplay::stats::Sprt;
+use selfplay::stats::{Pentanomial, Sprt};
 use std::path::{Path, PathBuf};
 use tuner::gradient::GradientOptions;
 use tuner::ladder::{self, LADDER_FILE, LadderRow};
@@ -102,7 +102,13 @@ fn a_tiny_loop_writes_its_ladder() {
         assert!(r.selfplay_cpu > 0.0 && r.verify_cpu > 0.0 && r.label_cpu == 0.0, "{r:?}");
         if r.accepted {
             best = format!("round-{:03}/tune/weights.txt", r.round);
-            cumulative += r.elo;
+            // The sum counts each round with the SPRT's prior (finite).
+            let verify: serde_json::Value =
+                serde_json::from_str(&read(&out.join(format!("round-{:03}/verify.json", r.round)))).unwrap();
+            let pairs: Vec<u64> = verify["pairs"].as_array().unwrap().iter().map(|c| c.as_u64().unwrap()).collect();
+            let counted = Pentanomial(pairs.try_into().unwrap()).elo_with_prior();
+            assert!(counted.is_finite() && counted.partial_cmp(&0.0) == r.elo.partial_cmp(&0.0), "{r:?}");
+            cumulative += counted;
             // An accepted fit won its match: the SPRT's H1, or a positive
             // LLR at the cap.
             assert!(r.llr > 0.0 && r.wins > r.losses, "{r:?}");
