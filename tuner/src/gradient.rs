@@ -30,6 +30,8 @@ const BETA1: f64 = 0.9;
 const BETA2: f64 = 0.999;
 /// Adam's guard against division by zero.
 const EPSILON: f64 = 1e-12;
+/// What a rate is multiplied by at each restart (see [`GradientOptions::decays`]).
+pub const DECAY_FACTOR: f64 = 0.25;
 /// Gradients summed side by side in one epoch: the most threads it keeps
 /// busy, and the memory it takes (one `f64` per weight and lane).
 pub const LANES: usize = 16;
@@ -43,13 +45,24 @@ pub struct GradientOptions {
     pub l2: f64,
     /// Epochs at most.
     pub epochs: usize,
-    /// Stop after this many epochs without a better validation loss.
+    /// Stop a rate after this many epochs without a better validation loss.
     pub patience: usize,
+    /// Restarts after a rate stops: Adam starts afresh from the best weights
+    /// so far at [`DECAY_FACTOR`] times the last rate. Adam's first steps
+    /// move every weight by about the rate, which overshoots once the start
+    /// is already good (the loop's later rounds); a smaller rate then still
+    /// finds the gain.
+    #[serde(default = "default_decays")]
+    pub decays: usize,
+}
+
+const fn default_decays() -> usize {
+    2
 }
 
 impl Default for GradientOptions {
     fn default() -> Self {
-        GradientOptions { learning_rate: 4.0, l2: 1.0, epochs: 400, patience: 30 }
+        GradientOptions { learning_rate: 4.0, l2: 1.0, epochs: 400, patience: 30, decays: default_decays() }
     }
 }
 
@@ -160,28 +173,45 @@ pub fn fit<R: Rows>(
     let (mut best, mut best_epoch) = (previous.clone(), 0);
     let mut best_loss = log[0].validation_loss;
     let penalty = 2.0 * options.l2 * k * k;
-    for epoch in 1..=options.epochs {
-        let started = Instant::now();
-        let (c1, c2) = (1.0 - BETA1.powi(epoch as i32), 1.0 - BETA2.powi(epoch as i32));
-        for (i, g) in gradient.iter().enumerate() {
-            let g = g + penalty * weights[i];
-            m[i] = BETA1 * m[i] + (1.0 - BETA1) * g;
-            v[i] = BETA2 * v[i] + (1.0 - BETA2) * g * g;
-            let step = options.learning_rate * (m[i] / c1) / ((v[i] / c2).sqrt() + EPSILON);
-            weights[i] = (weights[i] - step).clamp(f64::from(bounds[i].min), f64::from(bounds[i].max));
+    let mut rate = options.learning_rate;
+    let mut epoch = 0;
+    for stage in 0..=options.decays {
+        if stage > 0 {
+            // Afresh from the best weights, at a smaller rate.
+            rate *= DECAY_FACTOR;
+            weights = best.iter().map(|&w| f64::from(w)).collect();
+            previous = best.clone();
+            m.fill(0.0);
+            v.fill(0.0);
+            gradient = loss_and_gradient(train, &weights, k).1;
         }
-        let now = rounded(&weights, bounds);
-        let changed = now.iter().zip(&previous).filter(|(a, b)| a != b).count();
-        previous = now;
-        let train_loss;
-        (train_loss, gradient) = loss_and_gradient(train, &weights, k);
-        log.push(row(epoch, train_loss, &weights, changed, started.elapsed().as_secs_f64()));
-        let row = &log[epoch];
-        progress(row);
-        if row.validation_loss < best_loss {
-            (best, best_epoch, best_loss) = (previous.clone(), epoch, row.validation_loss);
-        } else if epoch - best_epoch >= options.patience {
-            break;
+        let stage_start = epoch;
+        let mut steps = 0;
+        while epoch < options.epochs {
+            epoch += 1;
+            steps += 1;
+            let started = Instant::now();
+            let (c1, c2) = (1.0 - BETA1.powi(steps), 1.0 - BETA2.powi(steps));
+            for (i, g) in gradient.iter().enumerate() {
+                let g = g + penalty * weights[i];
+                m[i] = BETA1 * m[i] + (1.0 - BETA1) * g;
+                v[i] = BETA2 * v[i] + (1.0 - BETA2) * g * g;
+                let step = rate * (m[i] / c1) / ((v[i] / c2).sqrt() + EPSILON);
+                weights[i] = (weights[i] - step).clamp(f64::from(bounds[i].min), f64::from(bounds[i].max));
+            }
+            let now = rounded(&weights, bounds);
+            let changed = now.iter().zip(&previous).filter(|(a, b)| a != b).count();
+            previous = now;
+            let train_loss;
+            (train_loss, gradient) = loss_and_gradient(train, &weights, k);
+            log.push(row(epoch, train_loss, &weights, changed, started.elapsed().as_secs_f64()));
+            let row = &log[epoch];
+            progress(row);
+            if row.validation_loss < best_loss {
+                (best, best_epoch, best_loss) = (previous.clone(), epoch, row.validation_loss);
+            } else if epoch - best_epoch.max(stage_start) >= options.patience {
+                break;
+            }
         }
     }
     GradientFit { weights: best, best_epoch, log }
@@ -208,7 +238,7 @@ mod tests {
         let all = synthetic(&truth, 40_000, 1);
         let (train, validation) = all.split_by_game(|g| mix(g).is_multiple_of(5));
         let bounds = vec![Bounds { min: -1000, max: 1000, step: 1 }; WEIGHTS];
-        let options = GradientOptions { learning_rate: 5.0, l2: 0.01, epochs: 300, patience: 300 };
+        let options = GradientOptions { learning_rate: 5.0, l2: 0.01, epochs: 300, patience: 300, decays: 0 };
         let fit_once = || fit(&train, &validation, &bounds, &[0; WEIGHTS], K, &options, |_| {});
         let result = fit_once();
         let log = &result.log;
@@ -254,7 +284,7 @@ mod tests {
         let (packed_train, packed_validation) = packed.split_by_game(split);
         let bounds = model.bounds();
         let start = model.weights();
-        let options = GradientOptions { learning_rate: 2.0, l2: 1.0, epochs: 3, patience: 3 };
+        let options = GradientOptions { learning_rate: 2.0, l2: 1.0, epochs: 3, patience: 3, decays: 0 };
         let on_features = fit(&train, &validation, &bounds, &start, K, &options, |_| {});
         let on_boards = || fit(&packed_train, &packed_validation, &bounds, &start, K, &options, |_| {});
         let boards = on_boards();
@@ -272,6 +302,32 @@ mod tests {
     }
 
     #[test]
+    fn a_smaller_rate_finds_what_an_overshooting_one_misses() {
+        // Start near the truth with a rate far too large for it: Adam's first
+        // steps (about the rate on every weight) overshoot and the rate stops
+        // with nothing better than the start; the decayed restarts, from the
+        // best weights, still find the gain.
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        let truth: Vec<i32> = (0..WEIGHTS).map(|_| rng.random_range(-150..=150)).collect();
+        let start: Vec<i32> = truth.iter().map(|t| t + rng.random_range(-20..=20)).collect();
+        let all = synthetic(&truth, 40_000, 2);
+        let (train, validation) = all.split_by_game(|g| mix(g).is_multiple_of(5));
+        let bounds = vec![Bounds { min: -1000, max: 1000, step: 1 }; WEIGHTS];
+        let fit_with = |decays| {
+            let options = GradientOptions { learning_rate: 200.0, l2: 0.01, epochs: 200, patience: 5, decays };
+            fit(&train, &validation, &bounds, &start, K, &options, |_| {})
+        };
+        let (flat, decayed) = (fit_with(0), fit_with(3));
+        let best = |f: &GradientFit| f.log[f.best_epoch].validation_loss;
+        let losses = |f: &GradientFit, n: usize| f.log[..n].iter().map(|r| r.validation_loss).collect::<Vec<_>>();
+        assert_eq!(losses(&flat, flat.log.len()), losses(&decayed, flat.log.len()), "the first rate runs alike");
+        assert_eq!(flat.best_epoch, 0, "the first rate overshoots: {:?}", losses(&flat, flat.log.len()));
+        assert!(best(&decayed) < best(&flat), "{} vs {}", best(&decayed), best(&flat));
+        let error = |w: &[i32]| w.iter().zip(&truth).map(|(&w, &t)| f64::from((w - t).abs())).sum::<f64>();
+        assert!(error(&decayed.weights) < error(&start), "closer to the truth than the start");
+    }
+
+    #[test]
     fn the_penalty_holds_rare_weights_near_zero() {
         // Weight 0 appears in one position only: with a penalty its fitted
         // value stays small whatever that position's result says.
@@ -281,7 +337,7 @@ mod tests {
             data.push(&Sample { game: p, features: vec![(1, 1)], target: if p % 4 == 0 { 0.0 } else { 1.0 } });
         }
         let bounds = vec![Bounds { min: -1000, max: 1000, step: 1 }; 2];
-        let options = GradientOptions { learning_rate: 5.0, l2: 5.0, epochs: 400, patience: 400 };
+        let options = GradientOptions { learning_rate: 5.0, l2: 5.0, epochs: 400, patience: 400, decays: 0 };
         let result = fit(&data, &data, &bounds, &[0, 0], K, &options, |_| {});
         assert!(result.weights[0].abs() < 30, "{:?}", result.weights);
         // The common weight finds the 3:1 odds: sigmoid(K w) = 0.75.

@@ -328,9 +328,13 @@ struct AdamArgs {
     /// a better validation loss).
     #[arg(long, default_value_t = GradientOptions::default().epochs)]
     epochs: usize,
-    /// Adam: epochs without a better validation loss before it stops.
+    /// Adam: epochs without a better validation loss before a rate stops.
     #[arg(long, default_value_t = GradientOptions::default().patience)]
     patience_epochs: usize,
+    /// Adam: restarts from the best weights at a quarter of the last rate
+    /// after a rate stops.
+    #[arg(long, default_value_t = GradientOptions::default().decays)]
+    decays: usize,
 }
 
 impl AdamArgs {
@@ -340,6 +344,7 @@ impl AdamArgs {
             l2: self.l2,
             epochs: self.epochs,
             patience: self.patience_epochs,
+            decays: self.decays,
         }
     }
 }
