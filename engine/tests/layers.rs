@@ -260,7 +260,7 @@ const ENGINE_LAYERS: &[&[&str]] = &[
         "reversi::stability",
         "reversi::text",
         "reversi::variant",
-        "reversi::zobrist",
+        "reversi::key",
         "reversi::ggf",
         "pente::board",
         "pente::pattern",

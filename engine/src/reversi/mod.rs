@@ -13,13 +13,13 @@ pub mod endgame;
 pub mod ffo;
 mod geometry;
 pub mod ggf;
+pub mod key;
 mod perft;
 mod position;
 mod search;
 mod stability;
 mod text;
 mod variant;
-pub mod zobrist;
 
 #[cfg(test)]
 mod tests;

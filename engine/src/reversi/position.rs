@@ -3,7 +3,7 @@
 //! exposes them to the searches.
 
 use super::geometry::{self, COLUMN_LETTERS, Geometry};
-use super::zobrist::{self, SIDE_KEY};
+use super::key;
 use crate::bitboard::BitSet;
 use crate::game::{Color, Game, MoveList};
 use std::fmt;
@@ -292,24 +292,10 @@ impl<G: Geometry> Position<G> {
         self.scoring.score(black, white, self.empty_count())
     }
 
-    /// The Zobrist hash of the position.
+    /// The position's transposition key (see [`key`]).
     #[inline]
     pub fn hash(&self) -> u64 {
-        let side = if self.to_move == Color::White { SIDE_KEY } else { 0 };
-        zobrist::set_key::<G>(self.to_move, self.player)
-            ^ zobrist::set_key::<G>(self.to_move.opponent(), self.opponent)
-            ^ side
-    }
-
-    /// The hash of the position after the mover placed on `cell` flipping
-    /// `flips` (or passed, for `cell == None`), from this position's `hash`.
-    #[inline]
-    pub fn hash_after(&self, hash: u64, cell: Option<usize>, flips: G::Bits) -> u64 {
-        let Some(cell) = cell else { return hash ^ SIDE_KEY };
-        let mover = self.to_move;
-        hash ^ SIDE_KEY
-            ^ zobrist::set_key::<G>(mover, flips | G::Bits::bit(cell))
-            ^ zobrist::set_key::<G>(mover.opponent(), flips)
+        key::key::<G>(self.to_move, self.player, self.opponent)
     }
 
     /// The legal moves as a list: the placing moves in cell order, a single

@@ -600,6 +600,10 @@ crate::cpu::multiversion! {
             s.stack.swap(i, top);
             let mv = s.stack[i].0;
             let undo = pos.make(mv);
+            if next_depth > 0 && next_depth >= s.table_depth {
+                let table = if next_depth < s.small_table_depth { &s.ctx.small } else { &s.ctx.tt };
+                table.prefetch(pos.hash());
+            }
             s.eval.trail_push(&mut s.trail, pos, mv, &undo);
             let v = if i == base {
                 -pvs::<G, E>(s, pos, next_depth, ply + 1, -beta, -alpha)
