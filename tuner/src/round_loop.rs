@@ -173,13 +173,16 @@ struct VerifyDone {
     losses: u64,
     pairs: [u64; 5],
     llr: f64,
-    /// `H1`, `H0`, or `cap` (the game cap came first).
+    /// `H1`, `H0`, `cap` (the game cap came first) or `same` (the fit
+    /// returned the current best's weights: no game to play).
     verdict: String,
     cpu_seconds: f64,
 }
 
 /// The verdict text of a verification the game cap ended.
 const CAP_VERDICT: &str = "cap";
+/// The verdict text of a fit that returned the current best's weights.
+const SAME_VERDICT: &str = "same";
 /// Seed streams of a round's steps.
 const SELFPLAY_STREAM: u64 = 1;
 /// See [`SELFPLAY_STREAM`]; chunk `c` of the verification adds `c`.
@@ -693,6 +696,21 @@ impl Step<'_> {
     /// chunk, until the SPRT decides or the cap is reached.
     fn verify(&self, tuned: &Path, best: &Path) -> Result<VerifyDone, String> {
         let s = self.settings;
+        if WeightSet::load(tuned)? == WeightSet::load(best)? {
+            // Identical engines: every pair would split and say nothing.
+            let llr = s.sprt.llr(&Default::default());
+            let verdict = SAME_VERDICT.to_string();
+            return Ok(VerifyDone {
+                games: 0,
+                wins: 0,
+                draws: 0,
+                losses: 0,
+                pairs: [0; 5],
+                llr,
+                verdict,
+                cpu_seconds: 0.0,
+            });
+        }
         self.progress.step(self.round, "verify", s.verify_games);
         let mut tally = MatchTally::default();
         let mut chunk = 0u64;

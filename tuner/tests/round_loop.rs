@@ -235,3 +235,21 @@ fn a_loop_with_a_label_depth_fits_the_labels() {
         std::fs::remove_dir_all(dir).unwrap();
     }
 }
+
+#[test]
+fn a_fit_that_returns_its_start_is_rejected_without_games() {
+    // No epoch: the fit is the current best, so the two engines would be one.
+    let out = scratch("same");
+    let mut options = options(&out, None);
+    options.settings.adam.epochs = 0;
+    options.rounds = Some(1);
+    run_loop(&options).unwrap();
+    let rows = ladder::read(&out.join(LADDER_FILE)).unwrap();
+    assert_eq!(rows.len(), 1);
+    let r = &rows[0];
+    assert_eq!((r.verify_games, r.wins, r.draws, r.losses, r.accepted), (0, 0, 0, 0, false), "{r:?}");
+    assert_eq!((r.elo, r.cumulative_elo, r.verify_cpu), (0.0, 0.0, 0.0), "{r:?}");
+    assert_eq!(r.weights, START_FILE);
+    assert!(!out.join("round-001/verify").exists(), "no game played");
+    let _ = std::fs::remove_dir_all(&out);
+}
