@@ -698,7 +698,6 @@ impl Step<'_> {
         let s = self.settings;
         if WeightSet::load(tuned)? == WeightSet::load(best)? {
             // Identical engines: every pair would split and say nothing.
-            let llr = s.sprt.llr(&Default::default());
             let verdict = SAME_VERDICT.to_string();
             return Ok(VerifyDone {
                 games: 0,
@@ -706,7 +705,7 @@ impl Step<'_> {
                 draws: 0,
                 losses: 0,
                 pairs: [0; 5],
-                llr,
+                llr: 0.0,
                 verdict,
                 cpu_seconds: 0.0,
             });
