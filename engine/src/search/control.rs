@@ -113,4 +113,16 @@ impl SearchContext {
             control: Control::default(),
         }
     }
+
+    /// The table of a midgame node: the small one when `small`.
+    #[inline(always)]
+    pub fn table(&self, small: bool) -> &TranspositionTable {
+        if small { &self.small } else { &self.tt }
+    }
+
+    /// See [`SearchContext::table`].
+    #[inline(always)]
+    pub fn table_mut(&mut self, small: bool) -> &mut TranspositionTable {
+        if small { &mut self.small } else { &mut self.tt }
+    }
 }

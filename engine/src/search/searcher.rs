@@ -538,8 +538,7 @@ crate::cpu::multiversion! {
         let key = if tabled { pos.hash() } else { 0 };
         let mut table_move = None;
         let small = depth < s.small_table_depth;
-        let table = if small { &s.ctx.small } else { &s.ctx.tt };
-        if tabled && let Some(entry) = table.probe(key) {
+        if tabled && let Some(entry) = s.ctx.table(small).probe(key) {
             let score = score_from_table(entry.score, ply);
             if u32::from(entry.depth) >= depth && entry.cuts(alpha, beta) {
                 return score;
@@ -601,8 +600,7 @@ crate::cpu::multiversion! {
             let mv = s.stack[i].0;
             let undo = pos.make(mv);
             if next_depth > 0 && next_depth >= s.table_depth {
-                let table = if next_depth < s.small_table_depth { &s.ctx.small } else { &s.ctx.tt };
-                table.prefetch(pos.hash());
+                s.ctx.table(next_depth < s.small_table_depth).prefetch(pos.hash());
             }
             s.eval.trail_push(&mut s.trail, pos, mv, &undo);
             let v = if i == base {
@@ -650,7 +648,7 @@ crate::cpu::multiversion! {
             depth: depth.min(u32::from(SOLVED_BASE) - 1) as u8,
             bound,
         };
-        if small { s.ctx.small.store(key, entry) } else { s.ctx.tt.store(key, entry) };
+        s.ctx.table_mut(small).store(key, entry);
         best
     }
 }
