@@ -17,24 +17,122 @@ const MAX_MOVE_INDEX: usize = u16::MAX as usize - 1;
 #[repr(C, align(64))]
 struct Bucket([[u64; 2]; BUCKET]);
 
-/// `n` empty buckets, from zeroed pages (cheaper than writing zeros: the
-/// untouched part of a large table costs no CPU time).
-fn zeroed_buckets(n: usize) -> Box<[Bucket]> {
-    let layout = std::alloc::Layout::array::<Bucket>(n).expect("transposition table size overflows");
-    assert!(layout.size() > 0, "a transposition table needs at least one bucket");
-    // SAFETY: `layout` has a non-zero size (checked above); the all-zero bit
-    // pattern is a valid `Bucket` (plain integers); a null pointer is handed
-    // to `handle_alloc_error`, which does not return; the box is built from
-    // exactly `n` buckets allocated with the global allocator and the layout
-    // `Box<[Bucket]>` frees them with.
-    unsafe {
-        let ptr = std::alloc::alloc_zeroed(layout).cast::<Bucket>();
-        if ptr.is_null() {
-            std::alloc::handle_alloc_error(layout);
+/// The size of a transparent huge page on x86-64 Linux.
+const HUGE_PAGE: usize = 2 << 20;
+
+/// The table's memory: zeroed buckets on fresh pages of the operating
+/// system, mapped on first touch (an untouched part of a large table costs
+/// no CPU time), and on Linux aligned to and backed by huge pages where the
+/// kernel offers them, so that a probe misses the TLB far less often.
+struct Buckets {
+    ptr: std::ptr::NonNull<Bucket>,
+    len: usize,
+}
+
+// SAFETY: `Buckets` owns its memory alone, like a `Box<[Bucket]>`.
+unsafe impl Send for Buckets {}
+// SAFETY: shared access only reads, as for a `Box<[Bucket]>`.
+unsafe impl Sync for Buckets {}
+
+impl Buckets {
+    /// `len` (at least one, a power of two) empty buckets.
+    fn zeroed(len: usize) -> Self {
+        assert!(len.is_power_of_two(), "a transposition table needs a power of two of buckets");
+        let bytes = len.checked_mul(size_of::<Bucket>()).expect("transposition table size overflows");
+        Buckets { ptr: Self::map(bytes), len }
+    }
+
+    /// `bytes` of zeroed memory, aligned to a huge page when it spans one.
+    #[cfg(target_os = "linux")]
+    fn map(bytes: usize) -> std::ptr::NonNull<Bucket> {
+        let slack = if bytes >= HUGE_PAGE { HUGE_PAGE } else { 0 };
+        let total = bytes + slack;
+        // SAFETY: an anonymous private mapping of `total` bytes touches no
+        // existing memory; MAP_FAILED is checked. With slack, `bytes` is a
+        // power of two of buckets of at least a huge page, so the head
+        // before the aligned start and the tail after `bytes` are whole
+        // pages inside the mapping, unmapped once. `madvise` only changes
+        // how the kernel backs the range; its failure (no huge pages) is
+        // harmless.
+        unsafe {
+            let raw = libc::mmap(
+                std::ptr::null_mut(),
+                total,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            );
+            if raw == libc::MAP_FAILED {
+                std::alloc::handle_alloc_error(Self::layout(bytes));
+            }
+            let base = raw as usize;
+            let start = if slack > 0 { base.next_multiple_of(HUGE_PAGE) } else { base };
+            if start > base {
+                libc::munmap(raw, start - base);
+            }
+            let tail = base + total - (start + bytes);
+            if tail > 0 {
+                libc::munmap((start + bytes) as *mut libc::c_void, tail);
+            }
+            if slack > 0 {
+                libc::madvise(start as *mut libc::c_void, bytes, libc::MADV_HUGEPAGE);
+            }
+            std::ptr::NonNull::new_unchecked(start as *mut Bucket)
         }
-        Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, n))
+    }
+
+    /// `bytes` of zeroed memory from the global allocator.
+    #[cfg(not(target_os = "linux"))]
+    fn map(bytes: usize) -> std::ptr::NonNull<Bucket> {
+        let layout = Self::layout(bytes);
+        // SAFETY: `layout` has a non-zero size; a null pointer is handed to
+        // `handle_alloc_error`, which does not return.
+        unsafe {
+            let ptr = std::alloc::alloc_zeroed(layout).cast::<Bucket>();
+            std::ptr::NonNull::new(ptr).unwrap_or_else(|| std::alloc::handle_alloc_error(layout))
+        }
+    }
+
+    /// The layout of `bytes` of buckets.
+    fn layout(bytes: usize) -> std::alloc::Layout {
+        std::alloc::Layout::from_size_align(bytes, align_of::<Bucket>()).expect("transposition table layout")
     }
 }
+
+impl Drop for Buckets {
+    fn drop(&mut self) {
+        let bytes = self.len * size_of::<Bucket>();
+        // SAFETY: `ptr` came from `map(bytes)` and is released once.
+        #[cfg(target_os = "linux")]
+        unsafe {
+            libc::munmap(self.ptr.as_ptr().cast(), bytes);
+        }
+        // SAFETY: as above, allocated with this layout.
+        #[cfg(not(target_os = "linux"))]
+        unsafe {
+            std::alloc::dealloc(self.ptr.as_ptr().cast(), Self::layout(bytes));
+        }
+    }
+}
+
+impl std::ops::Deref for Buckets {
+    type Target = [Bucket];
+    #[inline(always)]
+    fn deref(&self) -> &[Bucket] {
+        // SAFETY: `ptr` holds `len` initialised (zeroed or written) buckets.
+        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+impl std::ops::DerefMut for Buckets {
+    #[inline(always)]
+    fn deref_mut(&mut self) -> &mut [Bucket] {
+        // SAFETY: as in `deref`, and `&mut self` is unique.
+        unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
+    }
+}
+
 /// Depths from this one up mark exact endgame results (usable at every
 /// depth): `SOLVED_BASE + empties`, so results of bigger subtrees are kept
 /// first. Midgame depths stay below it.
@@ -111,7 +209,7 @@ impl TtEntry {
 /// A fixed-size transposition table.
 pub struct TranspositionTable {
     /// A power of two of buckets.
-    buckets: Box<[Bucket]>,
+    buckets: Buckets,
     bucket_mask: usize,
     age: u8,
     mb: usize,
@@ -124,7 +222,7 @@ impl TranspositionTable {
         let bytes = mb.max(1) << 20;
         let buckets = (bytes / size_of::<Bucket>()).max(1);
         let buckets = 1usize << buckets.ilog2();
-        TranspositionTable { buckets: zeroed_buckets(buckets), bucket_mask: buckets - 1, age: 0, mb }
+        TranspositionTable { buckets: Buckets::zeroed(buckets), bucket_mask: buckets - 1, age: 0, mb }
     }
 
     /// The size asked for, in MiB.
@@ -259,6 +357,22 @@ mod tests {
         let tt = TranspositionTable::new(1);
         assert_eq!(tt.buckets.len() * size_of::<Bucket>(), 1 << 20);
         assert_eq!(tt.buckets.as_ptr() as usize % 64, 0);
+    }
+
+    #[test]
+    fn large_tables_start_on_a_huge_page_and_are_empty() {
+        let mut tt = TranspositionTable::new(8);
+        assert_eq!(tt.buckets.len() * size_of::<Bucket>(), 8 << 20);
+        #[cfg(target_os = "linux")]
+        assert_eq!(tt.buckets.as_ptr() as usize % HUGE_PAGE, 0);
+        assert!(tt.buckets.iter().all(|b| b.0.iter().all(|s| *s == [0, 0])));
+        // The last bucket is writable memory of this table.
+        let key = u64::MAX;
+        let entry = TtEntry { score: 7, best: Some(3), depth: 5, bound: Bound::Exact };
+        tt.store(key, entry);
+        assert_eq!(tt.probe(key), Some(entry));
+        tt.clear();
+        assert_eq!(tt.probe(key), None);
     }
 
     #[test]
