@@ -59,6 +59,7 @@ impl SearchGame for PentePosition {
     /// Width-limited nodes live on their ordering: hints everywhere.
     const HINT_DEPTH: u32 = 0;
     const WIN_LOSS: bool = true;
+    const QUIET: bool = false;
     const PARAMS: SearchParams = PENTE_PARAMS;
 
     #[inline(always)]

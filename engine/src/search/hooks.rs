@@ -50,6 +50,12 @@ pub trait SearchGame: Game {
     /// it comes (see [`super::won_in`]).
     const WIN_LOSS: bool = false;
 
+    /// True when [`SearchGame::tactics`] always answers
+    /// [`Tactics::Quiet`]: the search then evaluates the children of nodes
+    /// one ply above the horizon in place instead of calling itself. A game
+    /// that overrides `tactics` sets it false.
+    const QUIET: bool = true;
+
     /// The search and time parameters this game plays with unless told
     /// otherwise (the registry's defaults unless the game's plan differs).
     const PARAMS: SearchParams = SearchParams::DEFAULT;

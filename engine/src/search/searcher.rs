@@ -603,7 +603,21 @@ crate::cpu::multiversion! {
                 s.ctx.table(next_depth < s.small_table_depth).prefetch(pos.hash());
             }
             s.eval.trail_push(&mut s.trail, pos, mv, &undo);
-            let v = if i == base {
+            let v = if next_depth == 0 && G::QUIET {
+                // A horizon child, valued in place: the same checks as a
+                // call (a node counted, a full board scored) without one,
+                // and its value does not depend on the window.
+                debug_assert!(matches!(pos.tactics(), Tactics::Quiet), "a game with tactics must not be QUIET");
+                if s.ctx.control.poll() {
+                    0
+                } else if pos.plies_to_end() == Some(0)
+                    && let Some(v) = pos.solve_exact(&mut s.ctx, &*s.eval, &s.params, -beta, -alpha)
+                {
+                    -v
+                } else {
+                    -s.eval.evaluate_trail_on::<Simd>(&s.trail, pos)
+                }
+            } else if i == base {
                 -pvs::<G, E>(s, pos, next_depth, ply + 1, -beta, -alpha)
             } else {
                 let probe = -pvs::<G, E>(s, pos, next_depth, ply + 1, -alpha - 1, -alpha);
