@@ -240,7 +240,8 @@ impl TranspositionTable {
         self.mb
     }
 
-    /// Forgets every entry (fresh zeroed pages: cheaper than writing zeros).
+    /// Forgets every entry (a fresh mapping, whose pages the kernel zeroes:
+    /// cheaper than writing zeros over the old one).
     pub fn clear(&mut self) {
         *self = TranspositionTable::new(self.mb);
     }
