@@ -75,6 +75,7 @@ const fn priority(cell: usize, n: usize) -> i32 {
 
 impl<G: Geometry> SearchGame for Position<G> {
     const PARAMS: SearchParams = reversi_params(G::CELLS);
+    const SIBLING_PREFETCH: bool = true;
 
     #[inline(always)]
     fn move_index(mv: Move<G>) -> usize {

@@ -56,6 +56,11 @@ pub trait SearchGame: Game {
     /// that overrides `tactics` sets it false.
     const QUIET: bool = true;
 
+    /// True when [`Game::result`] and [`Game::hash`] together cost less
+    /// than a table miss: the search then prefetches the next sibling's
+    /// table bucket while it searches the current child.
+    const SIBLING_PREFETCH: bool = false;
+
     /// The search and time parameters this game plays with unless told
     /// otherwise (the registry's defaults unless the game's plan differs).
     const PARAMS: SearchParams = SearchParams::DEFAULT;

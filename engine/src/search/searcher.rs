@@ -495,6 +495,19 @@ const fn score_from_table(score: i32, ply: u32) -> i32 {
     }
 }
 
+/// Moves the highest-keyed of `stack[from..all]` to `from` (one step of a
+/// selection sort: nodes that cut early sort no further).
+#[inline(always)]
+fn select_best<M>(stack: &mut [(M, i32)], from: usize, all: usize) {
+    let mut top = from;
+    for j in from + 1..all {
+        if stack[j].1 > stack[top].1 {
+            top = j;
+        }
+    }
+    stack.swap(from, top);
+}
+
 /// The value of the finished game `pos`, `ply` plies from the root, for
 /// the side to move.
 #[inline(always)]
@@ -589,18 +602,22 @@ crate::cpu::multiversion! {
         let alpha_in = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
+        let child_tabled = next_depth > 0 && next_depth >= s.table_depth;
+        let child_small = next_depth < s.small_table_depth;
+        let prefetch_siblings = G::SIBLING_PREFETCH && child_tabled;
         for i in base..end {
-            let mut top = i;
-            for j in i + 1..all {
-                if s.stack[j].1 > s.stack[top].1 {
-                    top = j;
-                }
+            if i <= base + 1 || !prefetch_siblings {
+                select_best(&mut s.stack, i, all);
             }
-            s.stack.swap(i, top);
             let mv = s.stack[i].0;
+            if prefetch_siblings && i > base && i + 1 < end {
+                // The next sibling's bucket arrives while this child is searched.
+                select_best(&mut s.stack, i + 1, all);
+                s.ctx.table(child_small).prefetch(pos.result(s.stack[i + 1].0).hash());
+            }
             let undo = pos.make(mv);
-            if next_depth > 0 && next_depth >= s.table_depth {
-                s.ctx.table(next_depth < s.small_table_depth).prefetch(pos.hash());
+            if child_tabled && (i <= base + 1 || !prefetch_siblings) {
+                s.ctx.table(child_small).prefetch(pos.hash());
             }
             s.eval.trail_push(&mut s.trail, pos, mv, &undo);
             let v = if next_depth == 0 && G::QUIET {
