@@ -539,13 +539,14 @@ impl<G: Geometry> Evaluator<Position<G>> for PatternEval<G> {
     #[inline(always)]
     fn trail_push(&self, trail: &mut PatternTrail, after: &Position<G>, mv: Move<G>, before: &Position<G>) {
         let Some(&top) = trail.stack.last() else { return };
-        let mut tracked = top;
-        if let Some(cell) = mv.cell() {
+        trail.stack.push(top);
+        if let Some(cell) = mv.cell()
+            && let Some(tracked) = trail.stack.last_mut()
+        {
             // The discs that were the opponent's and are now the mover's.
             let flips = after.opponent() & before.opponent();
-            self.features.advance(&mut tracked, before.to_move(), cell, flips);
+            self.features.advance(tracked, before.to_move(), cell, flips);
         }
-        trail.stack.push(tracked);
     }
 
     #[inline(always)]

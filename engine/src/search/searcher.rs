@@ -499,13 +499,14 @@ const fn score_from_table(score: i32, ply: u32) -> i32 {
 /// selection sort: nodes that cut early sort no further).
 #[inline(always)]
 fn select_best<M>(stack: &mut [(M, i32)], from: usize, all: usize) {
-    let mut top = from;
-    for j in from + 1..all {
-        if stack[j].1 > stack[top].1 {
-            top = j;
+    let rest = &mut stack[from..all];
+    let (mut top, mut best) = (0, rest[0].1);
+    for (j, &(_, key)) in rest.iter().enumerate().skip(1) {
+        if key > best {
+            (top, best) = (j, key);
         }
     }
-    stack.swap(from, top);
+    rest.swap(0, top);
 }
 
 /// The value of the finished game `pos`, `ply` plies from the root, for
