@@ -528,6 +528,32 @@ crate::cpu::multiversion! {
         mut alpha: i32,
         beta: i32,
     ) -> i32 {
+        /// The value of `pos` at the horizon of a game without tactics
+        /// ([`SearchGame::QUIET`]), for the side to move: a node counted (and
+        /// the clock polled), a full board scored exactly within (`alpha`,
+        /// `beta`), else the evaluation.
+        #[inline(always)]
+        fn horizon_value<G: SearchGame, E: Evaluator<G>>(
+            s: &mut Searcher<G, E>,
+            pos: &mut G,
+            alpha: i32,
+            beta: i32,
+        ) -> i32 {
+            debug_assert!(matches!(pos.tactics(), Tactics::Quiet), "a game with tactics must not be QUIET");
+            if s.ctx.control.poll() {
+                return 0;
+            }
+            if pos.plies_to_end() == Some(0)
+                && let Some(v) = pos.solve_exact(&mut s.ctx, &*s.eval, &s.params, alpha, beta)
+            {
+                return v;
+            }
+            s.eval.evaluate_trail_on::<Simd>(&s.trail, pos)
+        }
+
+        if G::QUIET && depth == 0 {
+            return horizon_value::<G, E>(s, pos, alpha, beta);
+        }
         if s.ctx.control.poll() {
             return 0;
         }
@@ -607,7 +633,10 @@ crate::cpu::multiversion! {
         let child_small = next_depth < s.small_table_depth;
         let prefetch_siblings = G::SIBLING_PREFETCH && child_tabled;
         for i in base..end {
-            if i <= base + 1 || !prefetch_siblings {
+            // From the third child on, the previous step selected this child
+            // and prefetched its bucket.
+            let selected_early = prefetch_siblings && i > base + 1;
+            if !selected_early {
                 select_best(&mut s.stack, i, all);
             }
             let mv = s.stack[i].0;
@@ -617,24 +646,14 @@ crate::cpu::multiversion! {
                 s.ctx.table(child_small).prefetch(pos.result(s.stack[i + 1].0).hash());
             }
             let undo = pos.make(mv);
-            if child_tabled && (i <= base + 1 || !prefetch_siblings) {
+            if child_tabled && !selected_early {
                 s.ctx.table(child_small).prefetch(pos.hash());
             }
             s.eval.trail_push(&mut s.trail, pos, mv, &undo);
             let v = if next_depth == 0 && G::QUIET {
-                // A horizon child, valued in place: the same checks as a
-                // call (a node counted, a full board scored) without one,
-                // and its value does not depend on the window.
-                debug_assert!(matches!(pos.tactics(), Tactics::Quiet), "a game with tactics must not be QUIET");
-                if s.ctx.control.poll() {
-                    0
-                } else if pos.plies_to_end() == Some(0)
-                    && let Some(v) = pos.solve_exact(&mut s.ctx, &*s.eval, &s.params, -beta, -alpha)
-                {
-                    -v
-                } else {
-                    -s.eval.evaluate_trail_on::<Simd>(&s.trail, pos)
-                }
+                // A horizon child, valued in place without a call; its value
+                // does not depend on the window, so it is never searched twice.
+                -horizon_value::<G, E>(s, pos, -beta, -alpha)
             } else if i == base {
                 -pvs::<G, E>(s, pos, next_depth, ply + 1, -beta, -alpha)
             } else {
