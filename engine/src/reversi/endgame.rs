@@ -9,7 +9,7 @@
 //! the transposition table. Scores inside the solver are in the game's own
 //! units (discs); the table and the callers see score units.
 
-use crate::bitboard::BitSet;
+use crate::bitboard::{BitSet, Isa};
 use crate::eval::{Evaluator, SCORE_PER_DISC};
 use crate::search::control::{Control, SearchContext};
 use crate::search::tt::{Bound, TtEntry, solved_depth};
@@ -76,6 +76,15 @@ impl<C: BitSet> Setup<C> {
     }
 }
 
+/// One position's moves and the flips of any of its moves, from work done
+/// once: what a solver node asks of the position for every move.
+pub trait MoveLines<C>: Copy {
+    /// The cells the side to move may play on.
+    fn moves(&self) -> C;
+    /// The discs that playing on the empty `cell` flips (empty: illegal).
+    fn flips(&self, cell: usize) -> C;
+}
+
 /// Cell-level access for the exact endgame solver of a disc-placing game
 /// whose final score is a disc count (Reversi). The
 /// [`SearchGame::move_index`] of a placing move must be its cell.
@@ -91,6 +100,11 @@ pub trait EndgameBoard: SearchGame + Copy {
     fn opponent_move_cells(&self) -> Self::Cells;
     /// The discs that playing on the empty `cell` flips (empty: illegal).
     fn flipped(&self, cell: usize) -> Self::Cells;
+    /// The moves and flips of this position, computed with instruction set
+    /// `I`: cheaper than [`EndgameBoard::flipped`] for more than one cell.
+    type Lines<I: Isa>: MoveLines<Self::Cells>;
+    /// See [`EndgameBoard::Lines`].
+    fn lines<I: Isa>(&self) -> Self::Lines<I>;
     /// The state after playing on `cell` with flips `flips`.
     fn after(&self, cell: usize, flips: Self::Cells) -> Self;
     /// The state after the side to move passes.
@@ -160,14 +174,22 @@ fn last_empty<B: EndgameBoard>(pos: &B, cell: usize) -> i32 {
     pos.final_discs()
 }
 
-/// The best value for the mover of `pos` over its moves into `a` and `b`,
-/// the only empty cells, each finished by [`last_empty`] (cut at `beta`),
-/// or `None` when it can move into neither. Counts each child as a node.
+/// The best value for the mover of `pos` (whose moves and flips `lines`
+/// holds) over its moves into `a` and `b`, the only empty cells, each
+/// finished by [`last_empty`] (cut at `beta`), or `None` when it can move
+/// into neither. Counts each child as a node.
 #[inline(always)]
-fn best_of_two<B: EndgameBoard>(control: &mut Control, pos: &B, a: usize, b: usize, beta: i32) -> Option<i32> {
+fn best_of_two<B: EndgameBoard, I: Isa>(
+    control: &mut Control,
+    pos: &B,
+    lines: &B::Lines<I>,
+    a: usize,
+    b: usize,
+    beta: i32,
+) -> Option<i32> {
     let mut best = None;
     for (cell, other) in [(a, b), (b, a)] {
-        let flips = pos.flipped(cell);
+        let flips = lines.flips(cell);
         if flips.any() {
             control.poll();
             let v = -last_empty(&pos.after(cell, flips), other);
@@ -185,30 +207,40 @@ fn best_of_two<B: EndgameBoard>(control: &mut Control, pos: &B, a: usize, b: usi
 /// The value for the mover of `pos`, whose only empty cells are `a` and
 /// `b` (`a` the lower), fail-soft within (`alpha`, `beta`), without the
 /// general node's move loop (and without recursion, so it stays inlined in
-/// each per-CPU copy of the solver). It visits and counts the nodes the
-/// general solver would, in its order: each child, and the position after
-/// a pass when the opponent can move.
+/// each per-CPU copy of the solver, which computes with instruction set
+/// `I`). It visits and counts the nodes the general solver would, in its
+/// order: each child, and the position after a pass when the opponent can
+/// move.
 #[inline(always)]
-fn two_empties<B: EndgameBoard>(control: &mut Control, pos: &B, a: usize, b: usize, alpha: i32, beta: i32) -> i32 {
-    if let Some(v) = best_of_two(control, pos, a, b, beta) {
+fn two_empties<B: EndgameBoard, I: Isa>(
+    control: &mut Control,
+    pos: &B,
+    a: usize,
+    b: usize,
+    alpha: i32,
+    beta: i32,
+) -> i32 {
+    if let Some(v) = best_of_two(control, pos, &pos.lines::<I>(), a, b, beta) {
         return v;
     }
     let passed = pos.passed();
-    if passed.flipped(a).is_empty() && passed.flipped(b).is_empty() {
+    let lines = passed.lines::<I>();
+    if lines.flips(a).is_empty() && lines.flips(b).is_empty() {
         // Neither side can move: the game is over with two cells empty.
         return pos.final_discs();
     }
     control.poll();
-    best_of_two(control, &passed, a, b, -alpha).map_or_else(|| pos.final_discs(), |v| -v)
+    best_of_two(control, &passed, &lines, a, b, -alpha).map_or_else(|| pos.final_discs(), |v| -v)
 }
 
 /// The weighted mobility the side not to move in `pos` keeps after the
 /// reply that leaves it the least (a two-ply fastest-first look-ahead).
 #[inline(always)]
-fn mobility_after_best_reply<B: EndgameBoard>(pos: &B) -> i32 {
+fn mobility_after_best_reply<B: EndgameBoard, I: Isa>(pos: &B) -> i32 {
     let mut least = i32::MAX;
-    for cell in pos.move_cells().iter() {
-        let after = pos.after(cell, pos.flipped(cell));
+    let lines = pos.lines::<I>();
+    for cell in lines.moves().iter() {
+        let after = pos.after(cell, lines.flips(cell));
         least = least.min(after.weighted_mobility() as i32);
     }
     if least == i32::MAX { 0 } else { least }
@@ -252,14 +284,15 @@ crate::cpu::multiversion! {
         }
         if count == 2 {
             let a = empties.lowest();
-            return two_empties(&mut ctx.control, pos, a, (empties - B::Cells::bit(a)).lowest(), alpha, beta);
+            return two_empties::<B, Simd>(&mut ctx.control, pos, a, (empties - B::Cells::bit(a)).lowest(), alpha, beta);
         }
         if count <= setup.shallow_empties {
             let odd = odd_regions(&setup.regions, empties);
             let mut best = -DISC_INFINITY;
             let mut moved = false;
+            let lines = pos.lines::<Simd>();
             for cell in (empties & odd).iter().chain((empties - odd).iter()) {
-                let flips = pos.flipped(cell);
+                let flips = lines.flips(cell);
                 if flips.is_empty() {
                     continue;
                 }
@@ -285,7 +318,8 @@ crate::cpu::multiversion! {
             return best;
         }
 
-        let moves = pos.move_cells();
+        let lines = pos.lines::<Simd>();
+        let moves = lines.moves();
         if moves.is_empty() {
             if pos.opponent_move_cells().is_empty() {
                 return pos.final_discs();
@@ -319,7 +353,7 @@ crate::cpu::multiversion! {
         let odd = odd_regions(&setup.regions, empties);
         let use_etc = count >= setup.etc_empties;
         for cell in moves.iter() {
-            let child = pos.after(cell, pos.flipped(cell));
+            let child = pos.after(cell, lines.flips(cell));
             if use_etc
                 && let Some(entry) = ctx.tt.probe(child.hash())
                 && entry.is_solved()
@@ -332,7 +366,7 @@ crate::cpu::multiversion! {
             let replies = child.weighted_mobility() as i32;
             let mut order = B::cell_priority(cell) - setup.reply_weight * replies - setup.potential_weight * child.potential_mobility() as i32;
             if count >= setup.lookahead_empties {
-                order += setup.lookahead_weight * mobility_after_best_reply(&child);
+                order += setup.lookahead_weight * mobility_after_best_reply::<B, Simd>(&child);
             }
             if count >= setup.eval_order_empties {
                 order -= setup.eval_disc_weight * eval.evaluate_on::<Simd>(&child) / SCORE_PER_DISC;
@@ -362,7 +396,7 @@ crate::cpu::multiversion! {
             cells.swap(i, top);
             keys.swap(i, top);
             let cell = cells[i] as usize;
-            let child = pos.after(cell, pos.flipped(cell));
+            let child = pos.after(cell, lines.flips(cell));
             let rest = empties - B::Cells::bit(cell);
             let v = if i == 0 {
                 -solve_node::<B, E>(ctx, eval, setup, &child, -beta, -alpha, rest, count - 1)

@@ -163,7 +163,7 @@ impl<G: Geometry, I: Isa, const UP: bool> Walk<G, I, UP> {
 /// flips of any number of moves, and the same for the positions after them
 /// are then cheap.
 #[derive(Clone, Copy)]
-pub(crate) struct Lines<G: Geometry, I: Isa> {
+pub struct Lines<G: Geometry, I: Isa> {
     empty: G::Bits,
     /// The player's discs in every lane.
     player: Four<G, I>,

@@ -2,9 +2,10 @@
 //! ordering hints, the time-planning estimates and the exact endgame solver
 //! as the search's solver hook; and the cell-level access the solver needs.
 
-use super::endgame::{self, EndgameBoard, PARITY_REGIONS};
+use super::endgame::{self, EndgameBoard, MoveLines, PARITY_REGIONS};
+use super::geometry::Lines;
 use super::{Geometry, Move, Position, Size8, Size12, corner_cells, neighbours, stable_discs_of};
-use crate::bitboard::BitSet;
+use crate::bitboard::{BitSet, Isa};
 use crate::eval::Evaluator;
 use crate::game::Game;
 use crate::search::control::SearchContext;
@@ -120,6 +121,18 @@ impl<G: Geometry> SearchGame for Position<G> {
     }
 }
 
+impl<G: Geometry, I: Isa> MoveLines<G::Bits> for Lines<G, I> {
+    #[inline(always)]
+    fn moves(&self) -> G::Bits {
+        Lines::moves(self)
+    }
+
+    #[inline(always)]
+    fn flips(&self, cell: usize) -> G::Bits {
+        Lines::flips(self, cell)
+    }
+}
+
 impl<G: Geometry> EndgameBoard for Position<G> {
     type Cells = G::Bits;
 
@@ -141,6 +154,13 @@ impl<G: Geometry> EndgameBoard for Position<G> {
     #[inline(always)]
     fn flipped(&self, cell: usize) -> G::Bits {
         self.flips(cell)
+    }
+
+    type Lines<I: Isa> = Lines<G, I>;
+
+    #[inline(always)]
+    fn lines<I: Isa>(&self) -> Lines<G, I> {
+        Lines::new(self.player(), self.opponent())
     }
 
     #[inline(always)]
