@@ -22,7 +22,7 @@ use super::registry::{
 use super::weights::{WeightSet, compiled};
 use crate::bitboard::{BitSet, Isa, Portable};
 use crate::game::Color;
-use crate::reversi::{CornerRegion, Geometry, Move, Position, Variant, corner_regions, neighbours};
+use crate::reversi::{CornerRegion, Geometry, Move, Position, Variant, corner_regions, legal_moves_with, neighbours};
 use std::borrow::Cow;
 use std::path::Path;
 
@@ -300,7 +300,7 @@ impl<G: Geometry> Features<G> {
         for (i, &class) in self.classes.iter().enumerate() {
             sink.add(positional + i, (me & class).count() as i32 - (you & class).count() as i32);
         }
-        self.visit_scalars(pos, base, sink);
+        self.visit_scalars::<S, I>(pos, base, sink);
         let mut mine = [0u64; MAX_WORDS];
         let mut theirs = [0u64; MAX_WORDS];
         for w in 0..G::Bits::WORDS {
@@ -332,13 +332,15 @@ impl<G: Geometry> Features<G> {
     }
 
     /// Feeds every feature of `pos` but the positional classes and the
-    /// patterns to `sink`, in the phase starting at weight `base`.
+    /// patterns to `sink`, in the phase starting at weight `base`, computed
+    /// with instruction set `I`.
     #[inline(always)]
-    fn visit_scalars<S: Sink>(&self, pos: &Position<G>, base: usize, sink: &mut S) {
+    fn visit_scalars<S: Sink, I: Isa>(&self, pos: &Position<G>, base: usize, sink: &mut S) {
         let (me, you) = (pos.player(), pos.opponent());
         let empty = pos.empty();
         let tables = &self.registry.tables;
-        let mobility = pos.moves().count() as i32 - pos.opponent_moves().count() as i32;
+        let mobility =
+            legal_moves_with::<G, I>(me, you).count() as i32 - legal_moves_with::<G, I>(you, me).count() as i32;
         sink.add(base + tables[MOBILITY].offset, mobility);
         let potential = neighbours::<G>(you, empty).count() as i32 - neighbours::<G>(me, empty).count() as i32;
         sink.add(base + tables[POTENTIAL_MOBILITY].offset, potential);
@@ -561,7 +563,7 @@ impl<G: Geometry> Evaluator<Position<G>> for PatternEval<G> {
         let mut sum = Sum { weights: &self.weights, total: 0 };
         let base = self.features.phase_base(pos);
         self.features.tracked_features(tracked, pos, base, &mut sum);
-        self.features.visit_scalars(pos, base, &mut sum);
+        self.features.visit_scalars::<_, I>(pos, base, &mut sum);
         sum.total
     }
 
