@@ -94,14 +94,10 @@ pub trait EndgameBoard: SearchGame + Copy {
 
     /// The empty cells.
     fn empty_cells(&self) -> Self::Cells;
-    /// The cells the side to move may play on.
-    fn move_cells(&self) -> Self::Cells;
     /// The cells the opponent could play on were it its turn.
     fn opponent_move_cells(&self) -> Self::Cells;
-    /// The discs that playing on the empty `cell` flips (empty: illegal).
-    fn flipped(&self, cell: usize) -> Self::Cells;
-    /// The moves and flips of this position, computed with instruction set
-    /// `I`: cheaper than [`EndgameBoard::flipped`] for more than one cell.
+    /// The moves of this position and the flips of any move, computed with
+    /// instruction set `I`.
     type Lines<I: Isa>: MoveLines<Self::Cells>;
     /// See [`EndgameBoard::Lines`].
     fn lines<I: Isa>(&self) -> Self::Lines<I>;
@@ -131,9 +127,10 @@ pub trait EndgameBoard: SearchGame + Copy {
     }
 
     /// The mobility of the side to move for fastest-first ordering, moves
-    /// to the most valuable cells (corners) counted twice.
-    fn weighted_mobility(&self) -> u32 {
-        self.move_cells().count()
+    /// to the most valuable cells (corners) counted twice, computed with
+    /// instruction set `I`.
+    fn weighted_mobility<I: Isa>(&self) -> u32 {
+        self.lines::<I>().moves().count()
     }
 }
 
@@ -161,13 +158,13 @@ pub fn solve_window<B: EndgameBoard, E: Evaluator<B>>(
 /// The final score for the mover after the last empty cell `cell` is
 /// filled (or left empty when neither side can play there).
 #[inline(always)]
-fn last_empty<B: EndgameBoard>(pos: &B, cell: usize) -> i32 {
-    let flips = pos.flipped(cell);
+fn last_empty<B: EndgameBoard, I: Isa>(pos: &B, cell: usize) -> i32 {
+    let flips = pos.lines::<I>().flips(cell);
     if flips.any() {
         return -pos.after(cell, flips).final_discs();
     }
     let passed = pos.passed();
-    let flips = passed.flipped(cell);
+    let flips = passed.lines::<I>().flips(cell);
     if flips.any() {
         return passed.after(cell, flips).final_discs();
     }
@@ -192,7 +189,7 @@ fn best_of_two<B: EndgameBoard, I: Isa>(
         let flips = lines.flips(cell);
         if flips.any() {
             control.poll();
-            let v = -last_empty(&pos.after(cell, flips), other);
+            let v = -last_empty::<B, I>(&pos.after(cell, flips), other);
             if best.is_none_or(|best| v > best) {
                 best = Some(v);
                 if v >= beta {
@@ -241,7 +238,7 @@ fn mobility_after_best_reply<B: EndgameBoard, I: Isa>(pos: &B) -> i32 {
     let lines = pos.lines::<I>();
     for cell in lines.moves().iter() {
         let after = pos.after(cell, lines.flips(cell));
-        least = least.min(after.weighted_mobility() as i32);
+        least = least.min(after.weighted_mobility::<I>() as i32);
     }
     if least == i32::MAX { 0 } else { least }
 }
@@ -280,7 +277,7 @@ crate::cpu::multiversion! {
             return pos.final_discs();
         }
         if count == 1 {
-            return last_empty(pos, empties.lowest());
+            return last_empty::<B, Simd>(pos, empties.lowest());
         }
         if count == 2 {
             let a = empties.lowest();
@@ -363,7 +360,7 @@ crate::cpu::multiversion! {
                 // Enhanced transposition cut-off: a child already refutes.
                 return -entry.score / SCORE_PER_DISC;
             }
-            let replies = child.weighted_mobility() as i32;
+            let replies = child.weighted_mobility::<Simd>() as i32;
             let mut order = B::cell_priority(cell) - setup.reply_weight * replies - setup.potential_weight * child.potential_mobility() as i32;
             if count >= setup.lookahead_empties {
                 order += setup.lookahead_weight * mobility_after_best_reply::<B, Simd>(&child);

@@ -142,18 +142,8 @@ impl<G: Geometry> EndgameBoard for Position<G> {
     }
 
     #[inline(always)]
-    fn move_cells(&self) -> G::Bits {
-        self.moves()
-    }
-
-    #[inline(always)]
     fn opponent_move_cells(&self) -> G::Bits {
         self.opponent_moves()
-    }
-
-    #[inline(always)]
-    fn flipped(&self, cell: usize) -> G::Bits {
-        self.flips(cell)
     }
 
     type Lines<I: Isa> = Lines<G, I>;
@@ -211,8 +201,8 @@ impl<G: Geometry> EndgameBoard for Position<G> {
     }
 
     #[inline(always)]
-    fn weighted_mobility(&self) -> u32 {
-        let moves = self.moves();
+    fn weighted_mobility<I: Isa>(&self) -> u32 {
+        let moves = self.lines::<I>().moves();
         moves.count() + (moves & corner_cells::<G>()).count()
     }
 }
