@@ -2,9 +2,9 @@
 //! pass, game end and final score, hashing. The [`Game`] implementation
 //! exposes them to the searches.
 
-use super::geometry::{self, COLUMN_LETTERS, Geometry};
+use super::geometry::{self, COLUMN_LETTERS, Geometry, flips_with, legal_moves_with};
 use super::key;
-use crate::bitboard::BitSet;
+use crate::bitboard::{BitSet, Isa, Portable};
 use crate::game::{Color, Game, MoveList};
 use std::fmt;
 use std::marker::PhantomData;
@@ -256,13 +256,32 @@ impl<G: Geometry> Position<G> {
         }
     }
 
+    /// [`Position::play`] computed with instruction set `I`.
+    #[inline(always)]
+    pub(crate) fn play_with<I: Isa>(&self, mv: Move<G>) -> Self {
+        match mv.cell() {
+            Some(cell) => self.play_flips(cell, flips_with::<G, I>(cell, self.player, self.opponent)),
+            None => self.pass(),
+        }
+    }
+
+    /// [`Position::move_list`] computed with instruction set `I`.
+    #[inline(always)]
+    pub(crate) fn move_list_with<I: Isa>(&self) -> MoveList<Move<G>, MAX_MOVES> {
+        let moves = legal_moves_with::<G, I>(self.player, self.opponent);
+        if moves.any() {
+            moves.iter().map(Move::new).collect()
+        } else if self.opponent_moves().any() {
+            std::iter::once(Move::PASS).collect()
+        } else {
+            MoveList::default()
+        }
+    }
+
     /// The position after `mv`, which must be legal (copy-make).
     #[inline(always)]
     pub fn play(&self, mv: Move<G>) -> Self {
-        match mv.cell() {
-            Some(cell) => self.play_flips(cell, self.flips(cell)),
-            None => self.pass(),
-        }
+        self.play_with::<Portable>(mv)
     }
 
     /// True when `mv` is legal here (a pass only when no cell is).
@@ -304,14 +323,7 @@ impl<G: Geometry> Position<G> {
     /// its own instructions.
     #[inline(always)]
     pub fn move_list(&self) -> MoveList<Move<G>, MAX_MOVES> {
-        let moves = self.moves();
-        if moves.any() {
-            moves.iter().map(Move::new).collect()
-        } else if self.opponent_moves().any() {
-            std::iter::once(Move::PASS).collect()
-        } else {
-            MoveList::default()
-        }
+        self.move_list_with::<Portable>()
     }
 }
 

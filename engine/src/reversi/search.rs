@@ -4,10 +4,12 @@
 
 use super::endgame::{self, EndgameBoard, MoveLines, PARITY_REGIONS};
 use super::geometry::Lines;
-use super::{Geometry, Move, Position, Size8, Size12, corner_cells, neighbours, stable_discs_of};
+use super::{
+    Geometry, MAX_MOVES, Move, Position, Size8, Size12, corner_cells, legal_moves_with, neighbours, stable_discs_of,
+};
 use crate::bitboard::{BitSet, Isa};
 use crate::eval::Evaluator;
-use crate::game::Game;
+use crate::game::{Game, MoveList};
 use crate::search::control::SearchContext;
 use crate::search::{SearchGame, SearchParams};
 
@@ -81,6 +83,35 @@ impl<G: Geometry> SearchGame for Position<G> {
     #[inline(always)]
     fn move_index(mv: Move<G>) -> usize {
         mv.cell().unwrap_or(G::CELLS)
+    }
+
+    #[inline(always)]
+    fn legal_moves_on<I: Isa>(&self) -> MoveList<Move<G>, MAX_MOVES> {
+        self.move_list_with::<I>()
+    }
+
+    #[inline(always)]
+    fn make_on<I: Isa>(&mut self, mv: Move<G>) -> Position<G> {
+        let before = *self;
+        *self = self.result_on::<I>(mv);
+        before
+    }
+
+    #[inline(always)]
+    fn result_on<I: Isa>(&self, mv: Move<G>) -> Self {
+        self.play_with::<I>(mv)
+    }
+
+    #[inline(always)]
+    fn order_hint_on<I: Isa>(&self, mv: Move<G>) -> i32 {
+        match mv.cell() {
+            Some(cell) => {
+                let child = self.play_with::<I>(mv);
+                priority(cell, G::N)
+                    - HINT_REPLY_WEIGHT * legal_moves_with::<G, I>(child.player(), child.opponent()).count() as i32
+            }
+            None => 0,
+        }
     }
 
     #[inline(always)]

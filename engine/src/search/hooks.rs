@@ -7,6 +7,7 @@
 
 use super::control::SearchContext;
 use super::params::SearchParams;
+use crate::bitboard::Isa;
 use crate::cputime::CpuClock;
 use crate::eval::Evaluator;
 use crate::game::Game;
@@ -39,6 +40,31 @@ pub trait SearchGame: Game {
     /// A cheap static ordering score for `mv` in this state: higher is tried
     /// first. Reversi: corners up, moves that leave the opponent few replies up.
     fn order_hint(&self, mv: Self::Move) -> i32;
+
+    /// [`Game::legal_moves`] computed with instruction set `I` (what the
+    /// search's per-CPU copies call).
+    #[inline(always)]
+    fn legal_moves_on<I: Isa>(&self) -> Self::Moves {
+        self.legal_moves()
+    }
+
+    /// [`Game::make`] computed with instruction set `I`.
+    #[inline(always)]
+    fn make_on<I: Isa>(&mut self, mv: Self::Move) -> Self::Undo {
+        self.make(mv)
+    }
+
+    /// [`Game::result`] computed with instruction set `I`.
+    #[inline(always)]
+    fn result_on<I: Isa>(&self, mv: Self::Move) -> Self {
+        self.result(mv)
+    }
+
+    /// [`SearchGame::order_hint`] computed with instruction set `I`.
+    #[inline(always)]
+    fn order_hint_on<I: Isa>(&self, mv: Self::Move) -> i32 {
+        self.order_hint(mv)
+    }
 
     /// Nodes at least this many plies above the horizon order their moves
     /// by [`SearchGame::order_hint`]; lower nodes by the table move and

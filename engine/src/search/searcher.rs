@@ -608,7 +608,7 @@ crate::cpu::multiversion! {
             Some(_) => (depth, usize::MAX),
             None => (depth - 1, G::search_width(depth)),
         };
-        let moves = forced.unwrap_or_else(|| pos.legal_moves());
+        let moves = forced.unwrap_or_else(|| pos.legal_moves_on::<Simd>());
         if moves.is_empty() {
             return final_value(pos, ply);
         }
@@ -618,7 +618,7 @@ crate::cpu::multiversion! {
             let order = if table_move == Some(index) {
                 TABLE_MOVE_BONUS
             } else if depth >= G::HINT_DEPTH {
-                pos.order_hint(mv) + s.history[index]
+                pos.order_hint_on::<Simd>(mv) + s.history[index]
             } else {
                 s.history[index]
             };
@@ -643,9 +643,9 @@ crate::cpu::multiversion! {
             if prefetch_siblings && i > base && i + 1 < end {
                 // The next sibling's bucket arrives while this child is searched.
                 select_best(&mut s.stack, i + 1, all);
-                s.ctx.table(child_small).prefetch(pos.result(s.stack[i + 1].0).hash());
+                s.ctx.table(child_small).prefetch(pos.result_on::<Simd>(s.stack[i + 1].0).hash());
             }
-            let undo = pos.make(mv);
+            let undo = pos.make_on::<Simd>(mv);
             if child_tabled && !selected_early {
                 s.ctx.table(child_small).prefetch(pos.hash());
             }
