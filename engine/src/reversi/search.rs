@@ -7,7 +7,7 @@ use super::geometry::Lines;
 use super::{
     Geometry, MAX_MOVES, Move, Position, Size8, Size12, corner_cells, legal_moves_with, neighbours, stable_discs_of,
 };
-use crate::bitboard::{BitSet, Isa};
+use crate::bitboard::{BitSet, Isa, Portable};
 use crate::eval::Evaluator;
 use crate::game::{Game, MoveList};
 use crate::search::control::SearchContext;
@@ -116,13 +116,7 @@ impl<G: Geometry> SearchGame for Position<G> {
 
     #[inline(always)]
     fn order_hint(&self, mv: Move<G>) -> i32 {
-        match mv.cell() {
-            Some(cell) => {
-                let child = self.play_flips(cell, self.flips(cell));
-                priority(cell, G::N) - HINT_REPLY_WEIGHT * child.moves().count() as i32
-            }
-            None => 0,
-        }
+        self.order_hint_on::<Portable>(mv)
     }
 
     #[inline(always)]
