@@ -265,6 +265,15 @@ impl<G: Geometry> Position<G> {
         }
     }
 
+    /// [`Game::make`] computed with instruction set `I`: plays `mv` and
+    /// returns the position before it.
+    #[inline(always)]
+    pub(crate) fn make_with<I: Isa>(&mut self, mv: Move<G>) -> Self {
+        let before = *self;
+        *self = self.play_with::<I>(mv);
+        before
+    }
+
     /// [`Position::move_list`] computed with instruction set `I`.
     #[inline(always)]
     pub(crate) fn move_list_with<I: Isa>(&self) -> MoveList<Move<G>, MAX_MOVES> {
@@ -344,9 +353,7 @@ impl<G: Geometry> Game for Position<G> {
 
     #[inline(always)]
     fn make(&mut self, mv: Move<G>) -> Position<G> {
-        let before = *self;
-        *self = self.play(mv);
-        before
+        self.make_with::<Portable>(mv)
     }
 
     #[inline(always)]

@@ -92,9 +92,7 @@ impl<G: Geometry> SearchGame for Position<G> {
 
     #[inline(always)]
     fn make_on<I: Isa>(&mut self, mv: Move<G>) -> Position<G> {
-        let before = *self;
-        *self = self.result_on::<I>(mv);
-        before
+        self.make_with::<I>(mv)
     }
 
     #[inline(always)]
