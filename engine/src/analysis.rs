@@ -10,14 +10,17 @@
 //! time; `pv` is the expected line, read from the transposition table.
 
 use crate::agent::Agent;
+use crate::bitboard::Portable;
 use crate::eval::{Evaluation, Evaluator, SCORE_PER_DISC, discs};
 use crate::game::Game;
 use crate::pente::PentePosition;
 use crate::protocol::pente::parse_input;
+use crate::reversi::endgame::shallow_value;
 use crate::reversi::ffo::parse_obf;
 use crate::reversi::{Geometry, Position, Scoring, Size8, disc_char};
-use crate::search::probcut::{ProbCutFit, confidence_for};
-use crate::search::{Engine, EngineConfig, Limits, ParamSettings, SearchGame, SearchResult, TimePlan};
+use crate::search::control::Control;
+use crate::search::probcut::{EndgameFit, ProbCutFit, confidence_for};
+use crate::search::{Engine, EngineConfig, INFINITY, Limits, ParamSettings, SearchGame, SearchResult, TimePlan};
 use std::fmt::Display;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -203,6 +206,49 @@ pub fn depth_scores<G: SearchGame, E: Evaluator<G>>(
         scores.push(row);
     }
     Ok(scores)
+}
+
+/// `(empties, exact score, shallow score)` of every position, in discs:
+/// the exact score from `engine`'s solve (a cleared table each), the
+/// shallow one from the selective solver's `depth`-ply search of the
+/// engine's evaluation, what [`EndgameFit::from_scores`] fits.
+pub fn endgame_scores<G: Geometry, E: Evaluator<Position<G>>>(
+    engine: &mut Engine<Position<G>, E>,
+    positions: &[Source<Position<G>>],
+    depth: u32,
+) -> Result<Vec<(u32, f64, f64)>, String> {
+    let mut scores = Vec::with_capacity(positions.len());
+    for source in positions {
+        engine.new_game();
+        let result = engine.search(&source.position, &Budget::Exact.limits());
+        let exact = result.score.ok_or_else(|| format!("{}: no exact score", source.origin))?;
+        let predicted = shallow_value::<_, _, Portable>(
+            &mut Control::default(),
+            engine.evaluator(),
+            &source.position,
+            depth,
+            -INFINITY,
+            INFINITY,
+        );
+        scores.push((source.position.empty_count(), discs(exact), discs(predicted)));
+    }
+    Ok(scores)
+}
+
+/// The lines `analyze --fit-endgame` prints for `fit` (shallow depth
+/// `depth`): one per number of empties, then the registry settings.
+pub fn endgame_fit_lines(fit: &EndgameFit, depth: u32) -> Vec<String> {
+    let mut out: Vec<String> = fit
+        .by_empties
+        .iter()
+        .map(|e| format!("endgame empties {} positions {} mean {:+.3} sd {:.3}", e.empties, e.positions, e.mean, e.sd))
+        .collect();
+    out.push(format!(
+        "endgame fit endgame.probcut_depth={depth} endgame.probcut_scale={:.3} endgame.probcut_offset={:.3} \
+         endgame.probcut_sigma={:.3} endgame.probcut_sigma_per_empty={:.3}",
+        fit.scale, fit.offset, fit.sigma, fit.sigma_per_empty
+    ));
+    out
 }
 
 /// The lines `analyze --fit-probcut` prints for `fit`: one per depth gap,

@@ -8,7 +8,7 @@ use engine::analysis::{self, Budget, EngineOptions, FULL_WIDTH_PERCENT, Source, 
 use engine::eval::WeightKey;
 use engine::pente::PenteEngine;
 use engine::reversi::{Geometry, Position, ReversiEngine, Variant};
-use engine::search::probcut::ProbCutFit;
+use engine::search::probcut::{EndgameFit, ProbCutFit};
 use engine::search::{EngineConfig, SearchResult};
 use engine::with_geometry;
 use std::path::PathBuf;
@@ -19,7 +19,7 @@ const PENTE: &str = WeightKey::PENTE;
 
 /// Searches positions and prints one parseable line each.
 #[derive(Parser)]
-#[command(version, about, group(ArgGroup::new("budget").required(true).args(["depth", "seconds", "nodes", "exact"])))]
+#[command(version, about, group(ArgGroup::new("budget").required(true).args(["depth", "seconds", "nodes", "exact", "fit_endgame"])))]
 struct Args {
     /// Variant: tiny4, othello6, othello8, othello10, othello12, duo12 or pente.
     #[arg(long)]
@@ -49,6 +49,11 @@ struct Args {
     /// Multi-ProbCut's error model fitted to the root scores (Reversi).
     #[arg(long, requires = "depth")]
     fit_probcut: bool,
+    /// Instead of one line a position: solve each position exactly and
+    /// print the selective solve's error model (`endgame.probcut_*`) for a
+    /// prediction this many plies deep (Reversi).
+    #[arg(long, value_name = "DEPTH", conflicts_with_all = ["depth", "seconds", "nodes", "fit_probcut"])]
+    fit_endgame: Option<u32>,
     /// Files in the position text form (Pente: an input.txt).
     files: Vec<PathBuf>,
 }
@@ -95,6 +100,16 @@ fn reversi<G: Geometry>(args: &Args, variant: Variant) -> Result<(), String> {
         }
         return Ok(());
     }
+    if let Some(depth) = args.fit_endgame {
+        let scores = analysis::endgame_scores(&mut engine, &positions, depth)?;
+        let fit = EndgameFit::from_scores(&scores).ok_or(
+            "--fit-endgame: expected two positions or more with the same number of empties, of different scores",
+        )?;
+        for line in analysis::endgame_fit_lines(&fit, depth) {
+            println!("{line}");
+        }
+        return Ok(());
+    }
     let score = |r: &SearchResult<_>| r.score.map_or_else(|| "none".into(), |s| disc_score(s, r.exact));
     let (nodes, seconds) =
         analysis::analyze(&mut engine, &positions, args.budget(), args.keep_tt, score, &mut std::io::stdout().lock())?;
@@ -106,8 +121,8 @@ fn pente(args: &Args) -> Result<(), String> {
     if args.exact {
         return Err("--exact: Pente has no exact solver: expected --depth, --seconds or --nodes".into());
     }
-    if args.fit_probcut {
-        return Err("--fit-probcut: Pente's search has no ProbCut: expected a Reversi variant".into());
+    if args.fit_probcut || args.fit_endgame.is_some() {
+        return Err("--fit-probcut, --fit-endgame: Pente's search has no ProbCut: expected a Reversi variant".into());
     }
     if !args.obf.is_empty() {
         return Err("--obf: OBF positions are 8x8: expected --variant othello8".into());

@@ -12,13 +12,15 @@
 use crate::bitboard::{BitSet, Isa};
 use crate::eval::{Evaluator, SCORE_PER_DISC};
 use crate::search::control::{Control, SearchContext};
-use crate::search::tt::{Bound, TtEntry, solved_depth};
+use crate::search::tt::{Bound, FULL_CONFIDENCE, TtEntry, solved_depth};
 use crate::search::{SearchGame, SearchParams};
 
 /// Ordering bonus of the transposition table's move.
 const TABLE_MOVE_BONUS: i32 = 1 << 20;
 /// Largest number of moves a solver node keeps (more than any board has).
 const MAX_NODE_MOVES: usize = 144;
+/// [`Setup::confidence`] is in tenths of a standard deviation.
+const CONFIDENCE_UNITS: f64 = 10.0;
 /// A score bound beyond every real score, in discs.
 pub const DISC_INFINITY: i32 = 1000;
 
@@ -50,14 +52,32 @@ struct Setup<C> {
     eval_disc_weight: i32,
     /// Ordering bonus of a move into a region with an odd number of empties.
     parity_bonus: i32,
+    /// The confidence of this solve's selective cuts, tenths of a standard
+    /// deviation ([`FULL_CONFIDENCE`]: exact, no cuts).
+    confidence: u8,
+    /// The selective cuts: at least this many empties...
+    probcut_empties: u32,
+    /// ...predicted by a search of the evaluation this deep, whose score
+    /// times this scale...
+    probcut_depth: u32,
+    /// ...(see `probcut_depth`)...
+    probcut_scale: f64,
+    /// ...plus this offset (score units) predicts the exact score...
+    probcut_offset: f64,
+    /// ...with an error of this standard deviation, in score units, at no
+    /// empties...
+    probcut_sigma: f64,
+    /// ...plus this many per empty cell.
+    probcut_sigma_per_empty: f64,
     /// The board's parity regions.
     regions: [C; PARITY_REGIONS],
 }
 
 impl<C: BitSet> Setup<C> {
     /// The setup of `params` (whole numbers: the registry's values are
-    /// rounded) for a board with parity regions `regions`.
-    fn new(params: &SearchParams, regions: [C; PARITY_REGIONS]) -> Self {
+    /// rounded) for a board with parity regions `regions`, cutting at
+    /// `confidence`.
+    fn new(params: &SearchParams, regions: [C; PARITY_REGIONS], confidence: u8) -> Self {
         let count = |v: f64| v.round() as u32;
         let weight = |v: f64| v.round() as i32;
         Setup {
@@ -71,6 +91,13 @@ impl<C: BitSet> Setup<C> {
             lookahead_weight: weight(params.endgame_lookahead_weight),
             eval_disc_weight: weight(params.endgame_eval_disc_weight),
             parity_bonus: weight(params.endgame_parity_bonus),
+            confidence,
+            probcut_empties: count(params.endgame_probcut_empties),
+            probcut_depth: count(params.endgame_probcut_depth),
+            probcut_scale: params.endgame_probcut_scale,
+            probcut_offset: params.endgame_probcut_offset * f64::from(SCORE_PER_DISC),
+            probcut_sigma: params.endgame_probcut_sigma * f64::from(SCORE_PER_DISC),
+            probcut_sigma_per_empty: params.endgame_probcut_sigma_per_empty * f64::from(SCORE_PER_DISC),
             regions,
         }
     }
@@ -148,11 +175,51 @@ pub fn solve_window<B: EndgameBoard, E: Evaluator<B>>(
 ) -> i32 {
     let alpha = alpha.div_euclid(SCORE_PER_DISC).clamp(-DISC_INFINITY, DISC_INFINITY);
     let beta = (beta + SCORE_PER_DISC - 1).div_euclid(SCORE_PER_DISC).clamp(-DISC_INFINITY, DISC_INFINITY);
-    let setup = Setup::new(params, B::parity_regions());
+    let setup = Setup::new(params, B::parity_regions(), ctx.solve_confidence);
     let empties = pos.empty_cells();
     let score =
         crate::cpu::dispatch!(solve_node::<B, E>(ctx, eval, &setup, pos, alpha, beta, empties, empties.count()));
     score * SCORE_PER_DISC
+}
+
+/// The value of `pos` for the side to move by a `depth`-ply alpha-beta
+/// search of `eval` (instruction set `I`), in score units, fail-soft within
+/// (`alpha`, `beta`), each node counted: what a selective solve's cuts
+/// predict the exact score from (and `analyze --fit-endgame` measures).
+pub fn shallow_value<B: EndgameBoard, E: Evaluator<B>, I: Isa>(
+    control: &mut Control,
+    eval: &E,
+    pos: &B,
+    depth: u32,
+    mut alpha: i32,
+    beta: i32,
+) -> i32 {
+    control.poll();
+    if depth == 0 {
+        return eval.evaluate_on::<I>(pos);
+    }
+    let lines = pos.lines::<I>();
+    let moves = lines.moves();
+    if moves.is_empty() {
+        if pos.opponent_move_cells().is_empty() {
+            return pos.final_discs() * SCORE_PER_DISC;
+        }
+        return -shallow_value::<B, E, I>(control, eval, &pos.passed(), depth, -beta, -alpha);
+    }
+    let mut best = i32::MIN + 1;
+    for cell in moves.iter() {
+        let v = -shallow_value::<B, E, I>(control, eval, &pos.after(cell, lines.flips(cell)), depth - 1, -beta, -alpha);
+        if v > best {
+            best = v;
+            if v > alpha {
+                alpha = v;
+                if v >= beta {
+                    break;
+                }
+            }
+        }
+    }
+    best
 }
 
 /// The final score for the mover after the last empty cell `cell` is
@@ -332,14 +399,29 @@ crate::cpu::multiversion! {
         let key = if use_table { pos.hash() } else { 0 };
         let mut table_move = None;
         if use_table && let Some(entry) = ctx.tt.probe(key) {
-            if entry.is_solved() {
-                let score = entry.score / SCORE_PER_DISC;
-                if entry.cuts(alpha * SCORE_PER_DISC, beta * SCORE_PER_DISC) {
-                    return score;
-                }
+            if entry.is_solved_at(setup.confidence) && entry.cuts(alpha * SCORE_PER_DISC, beta * SCORE_PER_DISC) {
+                return entry.score / SCORE_PER_DISC;
             }
             if entry.is_solved() {
                 table_move = entry.best;
+            }
+        }
+        // Selective solves: ProbCut at null-window nodes far from the end.
+        if setup.confidence != FULL_CONFIDENCE && beta - alpha == 1 && count >= setup.probcut_empties {
+            // The shallow score at which the prediction lies the margin
+            // beyond a bound (score units).
+            let sigma = setup.probcut_sigma + setup.probcut_sigma_per_empty * f64::from(count);
+            let margin = f64::from(setup.confidence) / CONFIDENCE_UNITS * sigma;
+            let shallow_at = |exact: i32, beyond: f64| {
+                (f64::from(exact * SCORE_PER_DISC) + beyond - setup.probcut_offset) / setup.probcut_scale
+            };
+            let high = shallow_at(beta, margin).ceil() as i32;
+            if shallow_value::<B, E, Simd>(&mut ctx.control, eval, pos, setup.probcut_depth, high - 1, high) >= high {
+                return beta;
+            }
+            let low = shallow_at(alpha, -margin).floor() as i32;
+            if shallow_value::<B, E, Simd>(&mut ctx.control, eval, pos, setup.probcut_depth, low, low + 1) <= low {
+                return alpha;
             }
         }
 
@@ -353,7 +435,7 @@ crate::cpu::multiversion! {
             let child = pos.after(cell, lines.flips(cell));
             if use_etc
                 && let Some(entry) = ctx.tt.probe(child.hash())
-                && entry.is_solved()
+                && entry.is_solved_at(setup.confidence)
                 && entry.bound != Bound::Lower
                 && -entry.score / SCORE_PER_DISC >= beta
             {
@@ -421,7 +503,13 @@ crate::cpu::multiversion! {
         }
         if use_table {
             let bound = Bound::of(best, alpha_in, beta);
-            let entry = TtEntry { score: best * SCORE_PER_DISC, best: Some(best_cell), depth: solved_depth(count), bound };
+            let entry = TtEntry {
+                score: best * SCORE_PER_DISC,
+                best: Some(best_cell),
+                depth: solved_depth(count),
+                bound,
+                confidence: setup.confidence,
+            };
             ctx.tt.store(key, entry);
         }
         best

@@ -1,7 +1,7 @@
 //! Stopping a search: node counting, and the node and CPU-time limits
 //! checked every [`CHECK_INTERVAL`] nodes.
 
-use super::tt::TranspositionTable;
+use super::tt::{FULL_CONFIDENCE, TranspositionTable};
 use crate::cputime::CpuClock;
 use std::time::Duration;
 
@@ -101,6 +101,11 @@ pub struct SearchContext {
     pub small: TranspositionTable,
     /// Node count and limits.
     pub control: Control,
+    /// The confidence of the exact solver's selective cuts, in tenths of a
+    /// standard deviation ([`FULL_CONFIDENCE`]: none, the solve is exact);
+    /// the searcher raises it step by step at the root (see
+    /// [`SOLVE_CONFIDENCES`](super::params::SOLVE_CONFIDENCES)).
+    pub solve_confidence: u8,
 }
 
 impl SearchContext {
@@ -111,6 +116,7 @@ impl SearchContext {
             tt: TranspositionTable::new(tt_mb),
             small: TranspositionTable::new(small_mb),
             control: Control::default(),
+            solve_confidence: FULL_CONFIDENCE,
         }
     }
 

@@ -168,6 +168,11 @@ impl<G: SearchGame, E: Evaluator<G>> Engine<G, E> {
         self.overrun = overrun;
     }
 
+    /// The evaluator (for analysis tools).
+    pub fn evaluator(&self) -> &E {
+        self.searcher.evaluator()
+    }
+
     /// Searches `state` within `limits` (for analysis tools).
     pub fn search(&mut self, state: &G, limits: &Limits) -> SearchResult<G::Move> {
         self.searcher.search(state, limits)

@@ -117,17 +117,94 @@ impl ProbCutFit {
         if gaps.is_empty() {
             return None;
         }
-        let weight: f64 = gaps.iter().map(|g| g.pairs as f64).sum();
-        let mean_of = |f: &dyn Fn(&GapError) -> f64| gaps.iter().map(|g| g.pairs as f64 * f(g)).sum::<f64>() / weight;
-        let (gap_mean, sd_mean) = (mean_of(&|g| f64::from(g.gap)), mean_of(&|g| g.sd));
-        let spread = mean_of(&|g| (f64::from(g.gap) - gap_mean).powi(2));
-        let slope = if spread > 0.0 {
-            (mean_of(&|g| (f64::from(g.gap) - gap_mean) * (g.sd - sd_mean)) / spread).max(0.0)
-        } else {
-            0.0
-        };
-        let sigma = (sd_mean - slope * gap_mean).max(MIN_SIGMA);
-        Some(ProbCutFit { gaps, sigma, sigma_per_ply: slope })
+        let (sigma, sigma_per_ply) =
+            sigma_line(&gaps.iter().map(|g| (f64::from(g.gap), g.sd, g.pairs as f64)).collect::<Vec<_>>());
+        Some(ProbCutFit { gaps, sigma, sigma_per_ply })
+    }
+}
+
+/// The least-squares line `sigma + slope x` through points `(x, sd,
+/// weight)`, each weighted by its weight, with the slope at least 0 and the
+/// intercept at least the registry's minimum: `(sigma, slope)`.
+fn sigma_line(points: &[(f64, f64, f64)]) -> (f64, f64) {
+    let weight: f64 = points.iter().map(|p| p.2).sum();
+    let mean_of = |f: &dyn Fn(f64, f64) -> f64| points.iter().map(|&(x, y, w)| w * f(x, y)).sum::<f64>() / weight;
+    let (x_mean, y_mean) = (mean_of(&|x, _| x), mean_of(&|_, y| y));
+    let spread = mean_of(&|x, _| (x - x_mean).powi(2));
+    let slope = if spread > 0.0 { (mean_of(&|x, y| (x - x_mean) * (y - y_mean)) / spread).max(0.0) } else { 0.0 };
+    ((y_mean - slope * x_mean).max(MIN_SIGMA), slope)
+}
+
+/// How far the exact score lands from the selective solve's prediction
+/// (`endgame::shallow_value`, put in discs by the fitted line) at one
+/// number of empties.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EmptiesError {
+    /// Empty cells of the positions.
+    pub empties: u32,
+    /// Positions measured.
+    pub positions: usize,
+    /// Mean of exact minus predicted, in discs.
+    pub mean: f64,
+    /// Standard deviation of exact minus predicted, in discs.
+    pub sd: f64,
+}
+
+/// The selective solve's error model fitted to measured scores: the line
+/// `exact ~ endgame.probcut_scale x shallow + endgame.probcut_offset`
+/// (discs; the evaluation is in discs only up to a scale), the residual
+/// per number of empties, and the line `endgame.probcut_sigma +
+/// endgame.probcut_sigma_per_empty x empties` through its standard
+/// deviations.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EndgameFit {
+    /// `endgame.probcut_scale`.
+    pub scale: f64,
+    /// `endgame.probcut_offset`, in discs.
+    pub offset: f64,
+    /// The residuals, by empties (those with two positions or more).
+    pub by_empties: Vec<EmptiesError>,
+    /// `endgame.probcut_sigma`, in discs.
+    pub sigma: f64,
+    /// `endgame.probcut_sigma_per_empty`, in discs per empty cell.
+    pub sigma_per_empty: f64,
+}
+
+impl EndgameFit {
+    /// Fits the model to `(empties, exact score, shallow score)` of each
+    /// position (scores in discs); `None` when the shallow scores do not
+    /// vary or no number of empties has two positions.
+    pub fn from_scores(scores: &[(u32, f64, f64)]) -> Option<EndgameFit> {
+        let n = scores.len() as f64;
+        let (x_mean, y_mean) =
+            (scores.iter().map(|s| s.2).sum::<f64>() / n, scores.iter().map(|s| s.1).sum::<f64>() / n);
+        let spread: f64 = scores.iter().map(|s| (s.2 - x_mean).powi(2)).sum();
+        if spread.is_nan() || spread <= 0.0 {
+            return None;
+        }
+        let scale = scores.iter().map(|s| (s.2 - x_mean) * (s.1 - y_mean)).sum::<f64>() / spread;
+        let offset = y_mean - scale * x_mean;
+        let mut by: std::collections::BTreeMap<u32, Vec<f64>> = std::collections::BTreeMap::new();
+        for &(empties, exact, shallow) in scores {
+            by.entry(empties).or_default().push(exact - (scale * shallow + offset));
+        }
+        let by_empties: Vec<EmptiesError> = by
+            .into_iter()
+            .filter(|(_, e)| e.len() >= 2)
+            .map(|(empties, e)| {
+                let n = e.len() as f64;
+                let mean = e.iter().sum::<f64>() / n;
+                let sd = (e.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / n).sqrt();
+                EmptiesError { empties, positions: e.len(), mean, sd }
+            })
+            .collect();
+        if by_empties.is_empty() {
+            return None;
+        }
+        let (sigma, sigma_per_empty) = sigma_line(
+            &by_empties.iter().map(|e| (f64::from(e.empties), e.sd, e.positions as f64)).collect::<Vec<_>>(),
+        );
+        Some(EndgameFit { scale, offset, by_empties, sigma, sigma_per_empty })
     }
 }
 
@@ -183,6 +260,30 @@ mod tests {
         let shrinking = ProbCutFit::from_scores(&[vec![0.0, 0.0, 4.0, 0.0, 1.0], vec![0.0, 0.0, -4.0, 0.0, -1.0]]);
         assert_eq!(shrinking.as_ref().map(|f| f.sigma_per_ply), Some(0.0));
         assert_eq!(ProbCutFit::from_scores(&[vec![1.0, 2.0]]), None);
+    }
+
+    #[test]
+    fn the_endgame_fit_scales_the_prediction_and_measures_each_count_of_empties() {
+        // Exact = 2 x shallow + 1, then residuals 1 and -1 at 10 empties
+        // (sd 1) and 3 and -3 at 14 (sd 3); one position at 20 empties says
+        // nothing about a spread.
+        let scores = [
+            (10, 2.0 * 5.0 + 1.0 + 1.0, 5.0),
+            (10, 2.0 * 5.0 + 1.0 - 1.0, 5.0),
+            (14, 2.0 * -3.0 + 1.0 + 3.0, -3.0),
+            (14, 2.0 * -3.0 + 1.0 - 3.0, -3.0),
+            (20, 1.0, 0.0),
+        ];
+        let fit = EndgameFit::from_scores(&scores).unwrap();
+        assert!((fit.scale - 2.0).abs() < 1e-12 && (fit.offset - 1.0).abs() < 1e-12, "{fit:?}");
+        let counts: Vec<(u32, usize)> = fit.by_empties.iter().map(|e| (e.empties, e.positions)).collect();
+        assert_eq!(counts, [(10, 2), (14, 2)]);
+        assert!((fit.by_empties[1].sd - 3.0).abs() < 1e-12);
+        // The line through (10, 1) and (14, 3): slope 0.5, intercept -4,
+        // raised to the registry's minimum.
+        assert!((fit.sigma_per_empty - 0.5).abs() < 1e-12 && fit.sigma == MIN_SIGMA, "{fit:?}");
+        assert_eq!(EndgameFit::from_scores(&[(10, 1.0, 2.0), (11, 2.0, 2.0)]), None);
+        assert_eq!(EndgameFit::from_scores(&[(10, 1.0, 2.0), (11, 2.0, 3.0)]), None);
     }
 
     #[test]

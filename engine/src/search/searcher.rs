@@ -7,10 +7,10 @@
 
 use super::control::{Control, SearchContext};
 use super::hooks::{MOVE_SLOTS, SearchGame, Tactics};
-use super::params::SearchParams;
+use super::params::{SOLVE_CONFIDENCES, SearchParams};
 use super::probcut::ProbCut;
 use super::time::{IterationClock, NextIteration, TimePlan};
-use super::tt::{Bound, SOLVED_BASE, TranspositionTable, TtEntry, solved_depth};
+use super::tt::{Bound, FULL_CONFIDENCE, SOLVED_BASE, TranspositionTable, TtEntry, solved_depth};
 use crate::cputime::CpuClock;
 use crate::eval::{Evaluator, SCORE_PER_DISC};
 use std::marker::PhantomData;
@@ -264,11 +264,17 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
         };
         let mut prev_score = None;
         let mut same_parity_score = None;
+        // The next step of the selective solves' ladder.
+        let mut confidence_step = (self.params.solve_first_confidence.round() as usize).min(SOLVE_CONFIDENCES.len());
         while depth <= max_depth {
             // The first iteration always finishes: there is always a move.
             self.ctx.control.arm(depth > 1 || limits.solve);
-            let exact = end.is_some_and(|e| depth >= e);
-            let outcome = if exact {
+            let solve = end.is_some_and(|e| depth >= e);
+            let selective = solve && confidence_step < SOLVE_CONFIDENCES.len();
+            let exact = solve && !selective;
+            let outcome = if selective {
+                self.selective_iteration(&mut root_pos, depth, prev_score, SOLVE_CONFIDENCES[confidence_step])
+            } else if exact {
                 self.solve_iteration(&mut root_pos, depth, prev_score)
             } else {
                 self.aspiration_iteration(&mut root_pos, depth, prev_score.unwrap_or(0))
@@ -286,6 +292,12 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
             result.score = Some(outcome.score);
             result.depth = depth;
             result.exact = exact;
+            if selective {
+                // The next solve of the ladder, more sure, or the exact one.
+                prev_score = Some(outcome.score);
+                confidence_step += 1;
+                continue;
+            }
             // Against the last iteration of the same parity: scores swing
             // between odd and even depths.
             let drop = same_parity_score.map_or(0, |p: i32| p.saturating_sub(outcome.score));
@@ -363,19 +375,65 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
         }
     }
 
+    /// `guess`, or without one the score of a shallow midgame search, which
+    /// also orders the root: where a solve to `depth` centres its windows
+    /// (`Err`: the search ran out of time).
+    fn solve_guess(&mut self, pos: &mut G, depth: u32, guess: Option<i32>) -> Result<i32, Iteration<G::Move>> {
+        match guess {
+            Some(g) => Ok(g),
+            None => {
+                let it = self.aspiration_iteration(pos, (self.params.guess_depth as u32).min(depth - 1).max(1), 0);
+                if it.complete { Ok(it.score) } else { Err(it) }
+            }
+        }
+    }
+
+    /// A selective solve at `confidence` (tenths of a standard deviation of
+    /// the solver's ProbCut cuts) inside aspiration windows around `guess`
+    /// (as [`Searcher::solve_iteration`] finds it): a score that is right
+    /// with that confidence, and moves and bounds in the table for the
+    /// surer solves after it.
+    fn selective_iteration(
+        &mut self,
+        pos: &mut G,
+        depth: u32,
+        guess: Option<i32>,
+        confidence: u8,
+    ) -> Iteration<G::Move> {
+        let guess = match self.solve_guess(pos, depth, guess) {
+            Ok(g) => g,
+            Err(it) => return it,
+        };
+        self.ctx.solve_confidence = confidence;
+        let mut widen = discs(self.params.exact_aspiration);
+        let (mut alpha, mut beta) = (guess - widen, guess + widen);
+        let it = loop {
+            let it = self.root_iteration(pos, depth, alpha, beta);
+            if !it.complete {
+                break it;
+            }
+            let growth = self.params.exact_aspiration_growth as i32;
+            if it.score <= alpha && alpha > -INFINITY {
+                widen *= growth;
+                alpha = (it.score - widen).max(-INFINITY);
+            } else if it.score >= beta && beta < INFINITY {
+                widen *= growth;
+                beta = (it.score + widen).min(INFINITY);
+            } else {
+                break it;
+            }
+        };
+        self.ctx.solve_confidence = FULL_CONFIDENCE;
+        it
+    }
+
     /// The exact solve: win/loss/draw first, then the exact margin inside
     /// aspiration windows around `guess` (the last midgame score; without
     /// one, a shallow midgame search first gives it and orders the root).
     fn solve_iteration(&mut self, pos: &mut G, depth: u32, guess: Option<i32>) -> Iteration<G::Move> {
-        let guess = match guess {
-            Some(g) => g,
-            None => {
-                let it = self.aspiration_iteration(pos, (self.params.guess_depth as u32).min(depth - 1).max(1), 0);
-                if !it.complete {
-                    return it;
-                }
-                it.score
-            }
+        let guess = match self.solve_guess(pos, depth, guess) {
+            Ok(g) => g,
+            Err(it) => return it,
         };
         let wld = self.root_iteration(pos, depth, -1, 1);
         if !wld.complete || wld.score == 0 {
@@ -454,7 +512,13 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
         let bound = Bound::of(best, alpha_in, beta);
         let stored_depth =
             if pos.plies_to_end().is_some_and(|e| depth >= e) { solved_depth(depth) } else { depth as u8 };
-        let entry = TtEntry { score: best, best: Some(G::move_index(self.root[0])), depth: stored_depth, bound };
+        let entry = TtEntry {
+            score: best,
+            best: Some(G::move_index(self.root[0])),
+            depth: stored_depth,
+            bound,
+            confidence: self.ctx.solve_confidence,
+        };
         self.ctx.tt.store(key, entry);
         Iteration { complete: true, score: best, partial_best: None }
     }
@@ -698,6 +762,7 @@ crate::cpu::multiversion! {
             best: best_move,
             depth: depth.min(u32::from(SOLVED_BASE) - 1) as u8,
             bound,
+            confidence: FULL_CONFIDENCE,
         };
         s.ctx.table_mut(small).store(key, entry);
         best

@@ -83,6 +83,51 @@ fn selectivity_never_changes_an_exact_result() {
     }
 }
 
+#[test]
+fn selective_solves_cut_and_leave_the_exact_solve_exact() {
+    // Selective solves trust ProbCut, here with a far too narrow margin so
+    // that their cuts go wrong; an exact solve on the same table after them
+    // must not trust their entries, and the searcher's ladder of solves
+    // must end at the minimax value.
+    let narrow = SearchParams {
+        endgame_probcut_empties: 5.0,
+        endgame_probcut_depth: 1.0,
+        endgame_probcut_sigma: 0.01,
+        endgame_table_empties: 5.0,
+        endgame_shallow_empties: 4.0,
+        solve_first_confidence: 0.0,
+        ..SearchParams::DEFAULT
+    };
+    let eval = PatternEval::<Size6>::compiled(Variant::Othello6);
+    let mut rng = ChaCha8Rng::seed_from_u64(31);
+    let (mut wrong, mut checked) = (0, 0);
+    while checked < 12 {
+        let pos = random_position::<Size6>(Variant::Othello6, 10, &mut rng);
+        if pos.is_terminal() {
+            continue;
+        }
+        checked += 1;
+        let exact = minimax(&pos) * SCORE_PER_DISC;
+        let mut ctx = control::SearchContext::new(1, 1);
+        ctx.solve_confidence = params::SOLVE_CONFIDENCES[0];
+        for (lo, hi) in [(-INFINITY, INFINITY), (exact - 1, exact), (exact, exact + 1)] {
+            let v = endgame::solve_window(&mut ctx, &eval, &narrow, &pos, lo, hi);
+            wrong += usize::from(v.clamp(lo, hi) != exact.clamp(lo, hi));
+        }
+        ctx.solve_confidence = tt::FULL_CONFIDENCE;
+        for (lo, hi) in [(exact - 1, exact), (exact, exact + 1), (-INFINITY, INFINITY)] {
+            let v = endgame::solve_window(&mut ctx, &eval, &narrow, &pos, lo, hi);
+            assert!(v.clamp(lo, hi) == exact.clamp(lo, hi), "{v} vs {exact} in ({lo}, {hi}) after selective solves");
+        }
+        let mut s = Searcher::new(Box::new(PatternEval::<Size6>::compiled(Variant::Othello6)), 1);
+        s.set_params(narrow);
+        let r = s.search(&pos, &Limits { solve: true, ..Limits::default() });
+        assert!(r.exact);
+        assert_eq!(r.score, Some(exact));
+    }
+    assert!(wrong > 0, "the narrow margin cut no line wrongly: the test proves nothing");
+}
+
 /// Solves `pos` in each window of `windows` (in discs) and checks the
 /// fail-soft answer against its exact value `exact` (discs): inside the
 /// window the value itself, outside a bound on the correct side.

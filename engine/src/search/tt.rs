@@ -154,6 +154,10 @@ pub const fn solved_depth(plies: u32) -> u8 {
     let plies = if plies > (u8::MAX - SOLVED_BASE) as u32 { (u8::MAX - SOLVED_BASE) as u32 } else { plies };
     SOLVED_BASE + plies as u8
 }
+/// The confidence of a result no selective cut shaped: every midgame entry
+/// and every exact solve (see [`TtEntry::confidence`]).
+pub const FULL_CONFIDENCE: u8 = u8::MAX;
+
 /// Age bits kept per entry.
 const AGE_MASK: u8 = 0x3f;
 /// Replacement penalty, in plies of depth, for an entry of an older search.
@@ -195,6 +199,10 @@ pub struct TtEntry {
     pub depth: u8,
     /// What `score` bounds.
     pub bound: Bound,
+    /// For a solved entry, the confidence of the selective solve that found
+    /// it, in tenths of a standard deviation of its ProbCut cuts;
+    /// [`FULL_CONFIDENCE`] for an exact solve and for midgame entries.
+    pub confidence: u8,
 }
 
 impl TtEntry {
@@ -202,6 +210,13 @@ impl TtEntry {
     #[inline(always)]
     pub const fn is_solved(&self) -> bool {
         self.depth >= SOLVED_BASE
+    }
+
+    /// True for a solved entry at least as sure as a solve at `confidence`
+    /// needs (an exact solve needs [`FULL_CONFIDENCE`]).
+    #[inline(always)]
+    pub const fn is_solved_at(&self, confidence: u8) -> bool {
+        self.is_solved() && self.confidence >= confidence
     }
 
     /// True when this entry's score decides a search of window
@@ -318,14 +333,26 @@ const fn slot_age(data: u64) -> u8 {
     (data >> 58) as u8 & AGE_MASK
 }
 
-/// Packs an entry: score in bits 0-31, move index + 1 in 32-47, depth in
-/// 48-55, bound in 56-57, age in 58-63. A zero word is an empty slot (the
-/// bound is never 0).
+/// Bits of a packed score (scores lie within +-2^23: the search's
+/// infinity is 10^6).
+const SCORE_BITS: u32 = 24;
+/// The mask of a packed score.
+const SCORE_MASK: u64 = (1 << SCORE_BITS) - 1;
+
+/// Packs an entry: score in bits 0-23, confidence in 24-31, move index + 1
+/// in 32-47, depth in 48-55, bound in 56-57, age in 58-63. A zero word is an
+/// empty slot (the bound is never 0).
 #[inline(always)]
 fn pack(e: TtEntry, age: u8) -> u64 {
     debug_assert!(e.best.is_none_or(|m| m <= MAX_MOVE_INDEX));
+    debug_assert!(e.score.unsigned_abs() < 1 << (SCORE_BITS - 1));
     let best = e.best.map_or(0, |m| m as u64 + 1);
-    (e.score as u32 as u64) | best << 32 | u64::from(e.depth) << 48 | (e.bound as u64) << 56 | u64::from(age) << 58
+    (e.score as u64 & SCORE_MASK)
+        | u64::from(e.confidence) << SCORE_BITS
+        | best << 32
+        | u64::from(e.depth) << 48
+        | (e.bound as u64) << 56
+        | u64::from(age) << 58
 }
 
 #[inline(always)]
@@ -337,7 +364,9 @@ fn unpack(data: u64) -> TtEntry {
         _ => Bound::Exact,
     };
     TtEntry {
-        score: data as u32 as i32,
+        // Sign-extend the low 24 bits.
+        score: ((data as u32) << (32 - SCORE_BITS)) as i32 >> (32 - SCORE_BITS),
+        confidence: (data >> SCORE_BITS) as u8,
         best: (best != 0).then(|| best as usize - 1),
         depth: (data >> 48) as u8,
         bound,
@@ -351,14 +380,21 @@ mod tests {
     #[test]
     fn entries_round_trip() {
         let mut tt = TranspositionTable::new(1);
-        let e = TtEntry { score: -1234, best: Some(143), depth: 7, bound: Bound::Upper };
+        let e = TtEntry { score: -1234, best: Some(143), depth: 7, bound: Bound::Upper, confidence: FULL_CONFIDENCE };
         tt.store(0xdead_beef_0000_0001, e);
         assert_eq!(tt.probe(0xdead_beef_0000_0001), Some(e));
         assert_eq!(tt.probe(0xdead_beef_0000_0002), None);
-        let solved = TtEntry { score: 6400, best: None, depth: solved_depth(20), bound: Bound::Exact };
+        let solved = TtEntry { score: 6400, best: None, depth: solved_depth(20), bound: Bound::Exact, confidence: 20 };
         tt.store(0xdead_beef_0000_0001, solved);
         assert_eq!(tt.probe(0xdead_beef_0000_0001), Some(solved));
         assert!(solved.is_solved() && !e.is_solved());
+        assert!(solved.is_solved_at(15) && solved.is_solved_at(20) && !solved.is_solved_at(FULL_CONFIDENCE));
+        // The extreme scores of the search survive the packing.
+        for score in [1_000_000, -1_000_000, -1, 0] {
+            let extreme = TtEntry { score, confidence: FULL_CONFIDENCE, ..solved };
+            tt.store(3, extreme);
+            assert_eq!(tt.probe(3), Some(extreme));
+        }
         assert_eq!(solved_depth(500), u8::MAX);
     }
 
@@ -379,7 +415,7 @@ mod tests {
         assert!(tt.buckets.iter().all(|b| b.0.iter().all(|s| *s == [0, 0])));
         // The last bucket is writable memory of this table.
         let key = u64::MAX;
-        let entry = TtEntry { score: 7, best: Some(3), depth: 5, bound: Bound::Exact };
+        let entry = TtEntry { score: 7, best: Some(3), depth: 5, bound: Bound::Exact, confidence: FULL_CONFIDENCE };
         tt.store(key, entry);
         assert_eq!(tt.probe(key), Some(entry));
         tt.clear();
@@ -393,7 +429,10 @@ mod tests {
         let keys: Vec<u64> = (1..=5).map(|i| 0x0000_0001_0000_0000 | i).collect();
         for (i, &k) in keys.iter().enumerate() {
             let depth = if i == 2 { 1 } else { 10 };
-            tt.store(k, TtEntry { score: i as i32, best: None, depth, bound: Bound::Exact });
+            tt.store(
+                k,
+                TtEntry { score: i as i32, best: None, depth, bound: Bound::Exact, confidence: FULL_CONFIDENCE },
+            );
         }
         assert_eq!(tt.probe(keys[2]), None);
         for i in [0, 1, 3, 4] {
