@@ -350,25 +350,38 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
     /// One midgame iteration at `depth` inside aspiration windows around
     /// the previous score.
     fn aspiration_iteration(&mut self, pos: &mut G, depth: u32, prev: i32) -> Iteration<G::Move> {
-        let aspiration = discs(self.params.aspiration);
-        let (mut alpha, mut beta) = if f64::from(depth) >= self.params.aspiration_depth {
-            (prev - aspiration, prev + aspiration)
-        } else {
-            (-INFINITY, INFINITY)
-        };
-        let mut widen = aspiration;
+        let half =
+            if f64::from(depth) >= self.params.aspiration_depth { discs(self.params.aspiration) } else { INFINITY };
+        let growth = self.params.aspiration_growth as i32;
+        self.windowed_iteration(pos, depth, prev, half, growth, (-INFINITY, INFINITY))
+    }
+
+    /// Root iterations at `depth` in a window `half` either side of
+    /// `centre`, kept within (`lo`, `hi`) and widened `growth` times on the
+    /// side the score falls out of, until the score lies inside (or at a
+    /// bound it cannot pass) or the search runs out of time.
+    fn windowed_iteration(
+        &mut self,
+        pos: &mut G,
+        depth: u32,
+        centre: i32,
+        half: i32,
+        growth: i32,
+        (lo, hi): (i32, i32),
+    ) -> Iteration<G::Move> {
+        let mut widen = half;
+        let (mut alpha, mut beta) = (centre.saturating_sub(widen).max(lo), centre.saturating_add(widen).min(hi));
         loop {
             let it = self.root_iteration(pos, depth, alpha, beta);
             if !it.complete {
                 return it;
             }
-            let growth = self.params.aspiration_growth as i32;
-            if it.score <= alpha && alpha > -INFINITY {
-                widen *= growth;
-                alpha = (it.score - widen).max(-INFINITY);
-            } else if it.score >= beta && beta < INFINITY {
-                widen *= growth;
-                beta = (it.score + widen).min(INFINITY);
+            if it.score <= alpha && alpha > lo {
+                widen = widen.saturating_mul(growth);
+                alpha = it.score.saturating_sub(widen).max(lo);
+            } else if it.score >= beta && beta < hi {
+                widen = widen.saturating_mul(growth);
+                beta = it.score.saturating_add(widen).min(hi);
             } else {
                 return it;
             }
@@ -405,24 +418,8 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
             Err(it) => return it,
         };
         self.ctx.solve_confidence = confidence;
-        let mut widen = discs(self.params.exact_aspiration);
-        let (mut alpha, mut beta) = (guess - widen, guess + widen);
-        let it = loop {
-            let it = self.root_iteration(pos, depth, alpha, beta);
-            if !it.complete {
-                break it;
-            }
-            let growth = self.params.exact_aspiration_growth as i32;
-            if it.score <= alpha && alpha > -INFINITY {
-                widen *= growth;
-                alpha = (it.score - widen).max(-INFINITY);
-            } else if it.score >= beta && beta < INFINITY {
-                widen *= growth;
-                beta = (it.score + widen).min(INFINITY);
-            } else {
-                break it;
-            }
-        };
+        let (half, growth) = (discs(self.params.exact_aspiration), self.params.exact_aspiration_growth as i32);
+        let it = self.windowed_iteration(pos, depth, guess, half, growth, (-INFINITY, INFINITY));
         self.ctx.solve_confidence = FULL_CONFIDENCE;
         it
     }
@@ -443,25 +440,14 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
         // The margin lies beyond the proven side of zero.
         let (lo, hi) = if wld.score > 0 { (wld.score - 1, INFINITY) } else { (-INFINITY, wld.score + 1) };
         let centre = guess.clamp(lo + 1, hi - 1);
-        let mut widen = discs(self.params.exact_aspiration);
-        let (mut alpha, mut beta) = ((centre - widen).max(lo), (centre + widen).min(hi));
-        loop {
-            let it = self.root_iteration(pos, depth, alpha, beta);
-            if !it.complete {
-                // Out of time: the win/draw/loss move stands unless this
-                // search already proved a move at least as good.
-                return Iteration { partial_best: it.partial_best.or(Some((wld_move, wld.score))), ..it };
-            }
-            let growth = self.params.exact_aspiration_growth as i32;
-            if it.score <= alpha && alpha > lo {
-                widen *= growth;
-                alpha = (it.score - widen).max(lo);
-            } else if it.score >= beta && beta < hi {
-                widen *= growth;
-                beta = (it.score + widen).min(hi);
-            } else {
-                return it;
-            }
+        let (half, growth) = (discs(self.params.exact_aspiration), self.params.exact_aspiration_growth as i32);
+        let it = self.windowed_iteration(pos, depth, centre, half, growth, (lo, hi));
+        if it.complete {
+            it
+        } else {
+            // Out of time: the win/draw/loss move stands unless this
+            // search already proved a move at least as good.
+            Iteration { partial_best: it.partial_best.or(Some((wld_move, wld.score))), ..it }
         }
     }
 
