@@ -108,9 +108,7 @@ impl ProbCutFit {
         let gaps: Vec<GapError> = by_gap
             .into_iter()
             .map(|(gap, errors)| {
-                let n = errors.len() as f64;
-                let mean = errors.iter().sum::<f64>() / n;
-                let sd = (errors.iter().map(|e| (e - mean) * (e - mean)).sum::<f64>() / n).sqrt();
+                let (mean, sd) = mean_and_sd(&errors);
                 GapError { gap, pairs: errors.len(), mean, sd }
             })
             .collect();
@@ -121,6 +119,14 @@ impl ProbCutFit {
             sigma_line(&gaps.iter().map(|g| (f64::from(g.gap), g.sd, g.pairs as f64)).collect::<Vec<_>>());
         Some(ProbCutFit { gaps, sigma, sigma_per_ply })
     }
+}
+
+/// The mean and the (population) standard deviation of `errors` (not
+/// empty).
+fn mean_and_sd(errors: &[f64]) -> (f64, f64) {
+    let n = errors.len() as f64;
+    let mean = errors.iter().sum::<f64>() / n;
+    (mean, (errors.iter().map(|e| (e - mean) * (e - mean)).sum::<f64>() / n).sqrt())
 }
 
 /// The least-squares line `sigma + slope x` through points `(x, sd,
@@ -192,9 +198,7 @@ impl EndgameFit {
             .into_iter()
             .filter(|(_, e)| e.len() >= 2)
             .map(|(empties, e)| {
-                let n = e.len() as f64;
-                let mean = e.iter().sum::<f64>() / n;
-                let sd = (e.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / n).sqrt();
+                let (mean, sd) = mean_and_sd(&e);
                 EmptiesError { empties, positions: e.len(), mean, sd }
             })
             .collect();
