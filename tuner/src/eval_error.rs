@@ -66,16 +66,38 @@ pub fn score<G: Geometry>(
     positions: Vec<Position<G>>,
     depth: u32,
     exact_empties: u32,
+    progress: impl FnMut(usize),
+) -> Vec<Scored<G>> {
+    score_by_committee(std::slice::from_mut(engine), positions, depth, exact_empties, progress)
+}
+
+/// Scores `positions` with a committee of `engines` (at least one): exact
+/// at or below `exact_empties` empties (by the first engine: every engine
+/// finds the same value), else the mean of every engine's full-width search
+/// to `depth`. A committee of the evaluations under test grades each of them
+/// against a reference that favours none. `progress` is told each one done.
+pub fn score_by_committee<G: Geometry>(
+    engines: &mut [ReversiEngine<G>],
+    positions: Vec<Position<G>>,
+    depth: u32,
+    exact_empties: u32,
     mut progress: impl FnMut(usize),
 ) -> Vec<Scored<G>> {
+    assert!(!engines.is_empty(), "a reference needs at least one engine");
     let mut out = Vec::with_capacity(positions.len());
     for (i, position) in positions.into_iter().enumerate() {
         let solve = position.empty_count() <= exact_empties;
         let limits = if solve { Budget::Exact } else { Budget::Depth(depth) }.limits();
-        engine.new_game();
-        let r = engine.search(&position, &limits);
-        let reference = discs(r.score.unwrap_or(0));
-        out.push(Scored { position, reference, exact: r.exact });
+        let voters = if solve { &mut engines[..1] } else { &mut engines[..] };
+        let mut sum = 0.0;
+        let mut exact = true;
+        for engine in voters.iter_mut() {
+            engine.new_game();
+            let r = engine.search(&position, &limits);
+            sum += discs(r.score.unwrap_or(0));
+            exact &= r.exact;
+        }
+        out.push(Scored { position, reference: sum / voters.len() as f64, exact });
         progress(i + 1);
     }
     out
@@ -181,6 +203,35 @@ mod tests {
             assert!((d.scaled_mae - p.scaled_mae).abs() < 1e-9, "{d:?} {p:?}");
         }
         assert!(doubled.iter().zip(&phases).any(|(d, p)| d.mae != p.mae));
+    }
+
+    #[test]
+    fn a_committee_reference_is_the_mean_of_its_searches_and_exact_scores_are_shared() {
+        let variant = Variant::Tiny4;
+        let dir = std::env::temp_dir().join(format!("tuner-committee-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let zero = dir.join("zero.txt");
+        let mut set = engine::eval::WeightSet::compiled(variant);
+        set.values.iter_mut().for_each(|v| *v = 0);
+        set.save(&zero).unwrap();
+        let positions = tiny_positions(30, 9);
+        let engine = |weights: Option<PathBuf>| reference_engine::<Size4>(variant, weights, 0).unwrap();
+        let (mut compiled, mut zeroed) = (engine(None), engine(Some(zero.clone())));
+        let alone = score(&mut compiled, positions.clone(), 2, 4, |_| {});
+        let zero_alone = score(&mut zeroed, positions.clone(), 2, 4, |_| {});
+        let mut committee = [engine(None), engine(Some(zero))];
+        let both = score_by_committee(&mut committee, positions, 2, 4, |_| {});
+        assert!(alone.iter().zip(&zero_alone).any(|(a, z)| a.reference != z.reference));
+        for ((a, z), c) in alone.iter().zip(&zero_alone).zip(&both) {
+            assert_eq!(c.exact, a.exact);
+            if c.position.empty_count() <= 4 {
+                assert!(c.exact);
+                assert_eq!(c.reference, f64::from(negamax(&c.position)));
+            } else {
+                assert_eq!(c.reference, (a.reference + z.reference) / 2.0, "{}", c.position);
+            }
+        }
+        std::fs::remove_dir_all(&dir).ok();
     }
 
     /// Twice the disc count.

@@ -208,9 +208,10 @@ struct EvalErrorArgs {
     /// At or below this many empties the reference is the exact score.
     #[arg(long, default_value_t = 16)]
     exact_empties: u32,
-    /// Weights of the reference search (default: compiled in).
+    /// Weights of the reference search (default: compiled in); repeat for
+    /// a committee: the reference is the mean of their searches.
     #[arg(long, value_name = "FILE")]
-    reference: Option<PathBuf>,
+    reference: Vec<PathBuf>,
     /// Weights files to check besides the compiled-in weights (repeat).
     #[arg(long, value_name = "FILE")]
     weights: Vec<PathBuf>,
@@ -384,10 +385,15 @@ const EVAL_ERROR_REPORTS: usize = 10;
 
 fn eval_error<G: Geometry>(args: &EvalErrorArgs) -> Result<(), String> {
     let positions = eval_error::sample::<G>(&data_files(&args.data), args.variant, args.positions, args.seed)?;
-    let mut engine = eval_error::reference_engine::<G>(args.variant, args.reference.clone(), 0)?;
+    let references: Vec<Option<PathBuf>> =
+        if args.reference.is_empty() { vec![None] } else { args.reference.iter().cloned().map(Some).collect() };
+    let mut engines = references
+        .into_iter()
+        .map(|weights| eval_error::reference_engine::<G>(args.variant, weights, 0))
+        .collect::<Result<Vec<_>, _>>()?;
     let total = positions.len();
     let report_every = total.div_ceil(EVAL_ERROR_REPORTS).max(1);
-    let scored = eval_error::score(&mut engine, positions, args.depth, args.exact_empties, |done| {
+    let scored = eval_error::score_by_committee(&mut engines, positions, args.depth, args.exact_empties, |done| {
         if done % report_every == 0 || done == total {
             eprintln!("reference scores: {done}/{total}");
         }
