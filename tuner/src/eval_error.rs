@@ -103,6 +103,70 @@ pub fn score_by_committee<G: Geometry>(
     out
 }
 
+/// First line of a reference-score file (`eval-error --scores`).
+pub const SCORES_HEADER: &str = "index,hash,reference,exact";
+
+/// The reference scores of `scored` as a file: a `# ` line with `options`
+/// (what made them), the header, then one row per position in sample order.
+pub fn scores_text<G: Geometry>(options: &str, scored: &[Scored<G>]) -> String {
+    let mut text = format!("# {options}\n{SCORES_HEADER}\n");
+    for (i, s) in scored.iter().enumerate() {
+        text += &format!("{i},{},{},{}\n", s.position.hash(), s.reference, u8::from(s.exact));
+    }
+    text
+}
+
+/// Reads reference scores written by [`scores_text`] for `positions` (the
+/// same sample) made with `options`. Errors name the file and line.
+pub fn read_scores<G: Geometry>(
+    path: &std::path::Path,
+    text: &str,
+    options: &str,
+    positions: Vec<Position<G>>,
+) -> Result<Vec<Scored<G>>, String> {
+    let shown = path.display();
+    let mut lines = text.lines();
+    let made = lines.next().and_then(|l| l.strip_prefix("# ")).unwrap_or("");
+    if made != options {
+        return Err(format!("{shown}:1: made by `{made}`, expected `{options}` (remove the file to score again)"));
+    }
+    if lines.next() != Some(SCORES_HEADER) {
+        return Err(format!("{shown}:2: expected the header `{SCORES_HEADER}`"));
+    }
+    let mut out = Vec::with_capacity(positions.len());
+    for (i, position) in positions.into_iter().enumerate() {
+        let line = i + 3;
+        let row = lines.next().ok_or_else(|| format!("{shown}:{line}: expected the score of position {i}"))?;
+        let fields: Vec<&str> = row.split(',').collect();
+        let parsed = match fields[..] {
+            [index, hash, reference, exact] => index
+                .parse::<usize>()
+                .ok()
+                .filter(|&n| n == i)
+                .zip(hash.parse::<u64>().ok().filter(|&h| h == position.hash()))
+                .zip(reference.parse::<f64>().ok().filter(|r| r.is_finite()))
+                .zip(match exact {
+                    "0" => Some(false),
+                    "1" => Some(true),
+                    _ => None,
+                }),
+            _ => None,
+        };
+        let Some((((_, _), reference), exact)) = parsed else {
+            return Err(format!(
+                "{shown}:{line}: expected `{i},{},SCORE,0|1` (position {i} of the sample), found `{row}`",
+                position.hash()
+            ));
+        };
+        out.push(Scored { position, reference, exact });
+    }
+    if let Some(row) = lines.next() {
+        let line = out.len() + 3;
+        return Err(format!("{shown}:{line}: expected the end of the file, found `{row}`"));
+    }
+    Ok(out)
+}
+
 /// One phase's errors.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PhaseError {
@@ -203,6 +267,36 @@ mod tests {
             assert!((d.scaled_mae - p.scaled_mae).abs() < 1e-9, "{d:?} {p:?}");
         }
         assert!(doubled.iter().zip(&phases).any(|(d, p)| d.mae != p.mae));
+    }
+
+    #[test]
+    fn reference_scores_read_back_as_written_and_bad_files_name_their_line() {
+        let positions = tiny_positions(12, 3);
+        let scored: Vec<Scored<Size4>> = positions
+            .iter()
+            .enumerate()
+            .map(|(i, &position)| Scored { position, reference: i as f64 * 1.25 - 3.0, exact: i % 3 == 0 })
+            .collect();
+        let path = std::path::Path::new("scores.csv");
+        let text = scores_text("depth=2", &scored);
+        let back = read_scores(path, &text, "depth=2", positions.clone()).unwrap();
+        for (a, b) in back.iter().zip(&scored) {
+            assert_eq!((a.position, a.reference, a.exact), (b.position, b.reference, b.exact));
+        }
+        assert_eq!(back.len(), scored.len());
+        let err = |text: &str, options: &str, positions: Vec<Position<Size4>>| {
+            read_scores(path, text, options, positions).unwrap_err()
+        };
+        assert!(err(&text, "depth=3", positions.clone()).starts_with("scores.csv:1: "));
+        // Another sample: the fourth position's hash differs (line 6).
+        let mut other = positions.clone();
+        other.swap(3, 4);
+        assert!(err(&text, "depth=2", other).starts_with("scores.csv:6: expected `3,"));
+        let garbled = text.replacen(",1\n", ",x\n", 1);
+        assert!(err(&garbled, "depth=2", positions.clone()).starts_with("scores.csv:3: "));
+        assert!(err(&text, "depth=2", positions[..11].to_vec()).starts_with("scores.csv:14: expected the end"));
+        let cut: String = text.lines().take(5).map(|l| format!("{l}\n")).collect();
+        assert!(err(&cut, "depth=2", positions).starts_with("scores.csv:6: expected the score of position 3"));
     }
 
     #[test]

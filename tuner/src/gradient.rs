@@ -5,10 +5,12 @@
 //! The objective, in logit units so that the penalty `l2` does not depend on
 //! the score scale:
 //!
-//! `Σ_p (t_p - σ(K e_p))² + l2 · Σ_i (K w_i)²`
+//! `Σ_p (t_p - σ(K e_p))² + l2 · Σ_i (K (w_i - a_i))²`
 //!
-//! A weight used by few positions feels a small data gradient and is held
-//! near zero by the penalty; a weight used by many is fitted by the data.
+//! with the anchor `a` zero, or the start weights when
+//! [`GradientOptions::anchored`] (a fine-tune). A weight used by few
+//! positions feels a small data gradient and is held near its anchor by the
+//! penalty; a weight used by many is fitted by the data.
 //!
 //! Each epoch reads every training position once: its features (from the
 //! stored features or the packed board, see [`Rows`]), its evaluation, its
@@ -54,6 +56,11 @@ pub struct GradientOptions {
     /// finds the gain.
     #[serde(default = "default_decays")]
     pub decays: usize,
+    /// The penalty pulls each weight towards its start value instead of
+    /// zero: a fine-tune of fitted weights on new data keeps what the data
+    /// does not speak about (other phases, unseen configurations).
+    #[serde(default)]
+    pub anchored: bool,
 }
 
 const fn default_decays() -> usize {
@@ -62,7 +69,14 @@ const fn default_decays() -> usize {
 
 impl Default for GradientOptions {
     fn default() -> Self {
-        GradientOptions { learning_rate: 4.0, l2: 1.0, epochs: 400, patience: 30, decays: default_decays() }
+        GradientOptions {
+            learning_rate: 4.0,
+            l2: 1.0,
+            epochs: 400,
+            patience: 30,
+            decays: default_decays(),
+            anchored: false,
+        }
     }
 }
 
@@ -173,6 +187,8 @@ pub fn fit<R: Rows>(
     let (mut best, mut best_epoch) = (previous.clone(), 0);
     let mut best_loss = log[0].validation_loss;
     let penalty = 2.0 * options.l2 * k * k;
+    let anchor: Vec<f64> =
+        if options.anchored { start.iter().map(|&w| f64::from(w)).collect() } else { vec![0.0; start.len()] };
     let mut rate = options.learning_rate;
     let mut epoch = 0;
     for stage in 0..=options.decays {
@@ -193,7 +209,7 @@ pub fn fit<R: Rows>(
             let started = Instant::now();
             let (c1, c2) = (1.0 - BETA1.powi(steps), 1.0 - BETA2.powi(steps));
             for (i, g) in gradient.iter().enumerate() {
-                let g = g + penalty * weights[i];
+                let g = g + penalty * (weights[i] - anchor[i]);
                 m[i] = BETA1 * m[i] + (1.0 - BETA1) * g;
                 v[i] = BETA2 * v[i] + (1.0 - BETA2) * g * g;
                 let step = rate * (m[i] / c1) / ((v[i] / c2).sqrt() + EPSILON);
@@ -238,7 +254,8 @@ mod tests {
         let all = synthetic(&truth, 40_000, 1);
         let (train, validation) = all.split_by_game(|g| mix(g).is_multiple_of(5));
         let bounds = vec![Bounds { min: -1000, max: 1000, step: 1 }; WEIGHTS];
-        let options = GradientOptions { learning_rate: 5.0, l2: 0.01, epochs: 300, patience: 300, decays: 0 };
+        let options =
+            GradientOptions { learning_rate: 5.0, l2: 0.01, epochs: 300, patience: 300, decays: 0, anchored: false };
         let fit_once = || fit(&train, &validation, &bounds, &[0; WEIGHTS], K, &options, |_| {});
         let result = fit_once();
         let log = &result.log;
@@ -284,7 +301,8 @@ mod tests {
         let (packed_train, packed_validation) = packed.split_by_game(split);
         let bounds = model.bounds();
         let start = model.weights();
-        let options = GradientOptions { learning_rate: 2.0, l2: 1.0, epochs: 3, patience: 3, decays: 0 };
+        let options =
+            GradientOptions { learning_rate: 2.0, l2: 1.0, epochs: 3, patience: 3, decays: 0, anchored: false };
         let on_features = fit(&train, &validation, &bounds, &start, K, &options, |_| {});
         let on_boards = || fit(&packed_train, &packed_validation, &bounds, &start, K, &options, |_| {});
         let boards = on_boards();
@@ -314,7 +332,8 @@ mod tests {
         let (train, validation) = all.split_by_game(|g| mix(g).is_multiple_of(5));
         let bounds = vec![Bounds { min: -1000, max: 1000, step: 1 }; WEIGHTS];
         let fit_with = |decays| {
-            let options = GradientOptions { learning_rate: 200.0, l2: 0.01, epochs: 200, patience: 5, decays };
+            let options =
+                GradientOptions { learning_rate: 200.0, l2: 0.01, epochs: 200, patience: 5, decays, anchored: false };
             fit(&train, &validation, &bounds, &start, K, &options, |_| {})
         };
         let (flat, decayed) = (fit_with(0), fit_with(3));
@@ -337,11 +356,37 @@ mod tests {
             data.push(&Sample { game: p, features: vec![(1, 1)], target: if p % 4 == 0 { 0.0 } else { 1.0 } });
         }
         let bounds = vec![Bounds { min: -1000, max: 1000, step: 1 }; 2];
-        let options = GradientOptions { learning_rate: 5.0, l2: 5.0, epochs: 400, patience: 400, decays: 0 };
+        let options =
+            GradientOptions { learning_rate: 5.0, l2: 5.0, epochs: 400, patience: 400, decays: 0, anchored: false };
         let result = fit(&data, &data, &bounds, &[0, 0], K, &options, |_| {});
         assert!(result.weights[0].abs() < 30, "{:?}", result.weights);
         // The common weight finds the 3:1 odds: sigmoid(K w) = 0.75.
         let fitted = sigmoid(K * f64::from(result.weights[1]));
         assert!((fitted - 0.75).abs() < 0.03, "{fitted}");
+    }
+
+    #[test]
+    fn an_anchored_penalty_keeps_unseen_weights_at_their_start() {
+        // Weight 2 appears in no position: the plain penalty pulls it
+        // towards zero (by the epoch whose validation loss is best, far
+        // from its start), the anchored one leaves it where it started; the data still
+        // fits weight 1 (3:1 odds) either way.
+        let mut data = Dataset::new();
+        for p in 0..2000 {
+            data.push(&Sample { game: p, features: vec![(1, 1)], target: if p % 4 == 0 { 0.0 } else { 1.0 } });
+        }
+        let bounds = vec![Bounds { min: -1000, max: 1000, step: 1 }; 3];
+        let start = [0, 0, 300];
+        let fit_with = |anchored| {
+            let options =
+                GradientOptions { learning_rate: 5.0, l2: 5.0, epochs: 400, patience: 400, decays: 0, anchored };
+            fit(&data, &data, &bounds, &start, K, &options, |_| {}).weights
+        };
+        let (plain, anchored) = (fit_with(false), fit_with(true));
+        assert!(plain[2].abs() < 150, "{plain:?}");
+        assert_eq!(anchored[2], 300, "{anchored:?}");
+        for w in [&plain, &anchored] {
+            assert!((sigmoid(K * f64::from(w[1])) - 0.75).abs() < 0.03, "{w:?}");
+        }
     }
 }

@@ -212,6 +212,11 @@ struct EvalErrorArgs {
     /// a committee: the reference is the mean of their searches.
     #[arg(long, value_name = "FILE")]
     reference: Vec<PathBuf>,
+    /// Keep the reference scores in this file: read them from it when it
+    /// exists (it must have been made with the same options), else score
+    /// and write it, so later checks of other weights skip the searches.
+    #[arg(long, value_name = "FILE")]
+    scores: Option<PathBuf>,
     /// Weights files to check besides the compiled-in weights (repeat).
     #[arg(long, value_name = "FILE")]
     weights: Vec<PathBuf>,
@@ -336,6 +341,10 @@ struct AdamArgs {
     /// after a rate stops.
     #[arg(long, default_value_t = GradientOptions::default().decays)]
     decays: usize,
+    /// Adam: the L2 penalty pulls towards the start weights (--start or the
+    /// compiled-in ones) instead of zero, for a fine-tune on new data.
+    #[arg(long)]
+    anchor: bool,
 }
 
 impl AdamArgs {
@@ -346,6 +355,7 @@ impl AdamArgs {
             epochs: self.epochs,
             patience: self.patience_epochs,
             decays: self.decays,
+            anchored: self.anchor,
         }
     }
 }
@@ -387,17 +397,45 @@ fn eval_error<G: Geometry>(args: &EvalErrorArgs) -> Result<(), String> {
     let positions = eval_error::sample::<G>(&data_files(&args.data), args.variant, args.positions, args.seed)?;
     let references: Vec<Option<PathBuf>> =
         if args.reference.is_empty() { vec![None] } else { args.reference.iter().cloned().map(Some).collect() };
-    let mut engines = references
-        .into_iter()
-        .map(|weights| eval_error::reference_engine::<G>(args.variant, weights, 0))
-        .collect::<Result<Vec<_>, _>>()?;
-    let total = positions.len();
-    let report_every = total.div_ceil(EVAL_ERROR_REPORTS).max(1);
-    let scored = eval_error::score_by_committee(&mut engines, positions, args.depth, args.exact_empties, |done| {
-        if done % report_every == 0 || done == total {
-            eprintln!("reference scores: {done}/{total}");
+    let shown = |paths: &[PathBuf]| paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(" ");
+    let options = format!(
+        "variant={} data={} positions={} seed={} depth={} exact_empties={} reference={}",
+        args.variant.name(),
+        shown(&args.data),
+        args.positions,
+        args.seed,
+        args.depth,
+        args.exact_empties,
+        if args.reference.is_empty() { "compiled".to_string() } else { shown(&args.reference) }
+    );
+    let saved = match &args.scores {
+        Some(path) if path.exists() => {
+            let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            Some(eval_error::read_scores(path, &text, &options, positions.clone())?)
         }
-    });
+        _ => None,
+    };
+    let scored = match saved {
+        Some(scored) => scored,
+        None => {
+            let mut engines = references
+                .into_iter()
+                .map(|weights| eval_error::reference_engine::<G>(args.variant, weights, 0))
+                .collect::<Result<Vec<_>, _>>()?;
+            let total = positions.len();
+            let report_every = total.div_ceil(EVAL_ERROR_REPORTS).max(1);
+            let scored =
+                eval_error::score_by_committee(&mut engines, positions, args.depth, args.exact_empties, |done| {
+                    if done % report_every == 0 || done == total {
+                        eprintln!("reference scores: {done}/{total}");
+                    }
+                });
+            if let Some(path) = &args.scores {
+                run::write_atomically(path, eval_error::scores_text(&options, &scored))?;
+            }
+            scored
+        }
+    };
     let mut evaluations: Vec<(String, ReversiEvaluator<G>)> =
         vec![("compiled".into(), ReversiEvaluator::Pattern(PatternEval::compiled(args.variant)))];
     for path in &args.weights {
