@@ -1,7 +1,22 @@
-//! SplitMix64, the workspace's one small deterministic generator and hash:
+//! SplitMix64, the workspace's one small deterministic generator and hash,
+//! and FNV-1a for digests of byte strings. SplitMix64 serves
 //! fixed hash keys (the Zobrist tables), the tuner's train/validation split,
 //! and reproducible position streams for benches and tests. What users seed
 //! (openings, random players, samplers) uses `rand`'s ChaCha8 instead.
+
+/// FNV-1a 64-bit hash of `bytes`: a stable digest for files and checksums
+/// (the Duo program's playdata, the tuner's record of which weights scored
+/// a reference).
+pub const fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut i = 0;
+    while i < bytes.len() {
+        h ^= bytes[i] as u64;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        i += 1;
+    }
+    h
+}
 
 /// The golden-ratio increment of SplitMix64.
 const GAMMA: u64 = 0x9e37_79b9_7f4a_7c15;

@@ -11,7 +11,7 @@ use crate::run::columns::BOARD;
 use crate::run::seeded_draw;
 use engine::agent::Agent;
 use engine::analysis::Budget;
-use engine::eval::{Evaluator, Registry, discs};
+use engine::eval::{Evaluator, PatternEval, Registry, discs};
 use engine::game::Game;
 use engine::reversi::{Geometry, Position, ReversiEngine, Variant};
 use engine::search::EngineConfig;
@@ -101,6 +101,19 @@ pub fn score_by_committee<G: Geometry>(
         progress(i + 1);
     }
     out
+}
+
+/// Names the weights of a reference search in a reference-score file: the
+/// file's name (or `compiled`) and an FNV-1a digest of its values, so the
+/// record does not depend on where the file lies.
+pub fn weights_id<G: Geometry>(variant: Variant, weights: Option<&std::path::Path>) -> Result<String, String> {
+    let eval: PatternEval<G> = match weights {
+        Some(path) => PatternEval::from_file(variant, path)?,
+        None => PatternEval::compiled(variant),
+    };
+    let bytes: Vec<u8> = eval.weights().iter().flat_map(|w| w.to_le_bytes()).collect();
+    let name = weights.and_then(|p| p.file_name()).map_or("compiled".into(), |n| n.to_string_lossy().into_owned());
+    Ok(format!("{name}#{:016x}", engine::mix::fnv1a(&bytes)))
 }
 
 /// First line of a reference-score file (`eval-error --scores`).
@@ -325,6 +338,27 @@ mod tests {
                 assert_eq!(c.reference, (a.reference + z.reference) / 2.0, "{}", c.position);
             }
         }
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn a_reference_is_named_by_its_values_wherever_its_file_lies() {
+        let variant = Variant::Tiny4;
+        let dir = std::env::temp_dir().join(format!("tuner-weights-id-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("elsewhere")).unwrap();
+        let mut set = engine::eval::WeightSet::compiled(variant);
+        let (here, there, changed) = (dir.join("w.txt"), dir.join("elsewhere").join("w.txt"), dir.join("v.txt"));
+        set.save(&here).unwrap();
+        set.save(&there).unwrap();
+        set.values[0] += 1;
+        set.save(&changed).unwrap();
+        let id = |path: Option<&std::path::Path>| weights_id::<Size4>(variant, path).unwrap();
+        let compiled = id(None);
+        assert_eq!(id(Some(&here)), id(Some(&there)));
+        assert_eq!(id(Some(&here)).split_once('#').unwrap().1, compiled.split_once('#').unwrap().1);
+        assert!(compiled.starts_with("compiled#") && id(Some(&here)).starts_with("w.txt#"));
+        assert_ne!(id(Some(&changed)).split_once('#').unwrap().1, compiled.split_once('#').unwrap().1);
+        assert!(weights_id::<Size4>(variant, Some(&dir.join("missing.txt"))).is_err());
         std::fs::remove_dir_all(&dir).ok();
     }
 

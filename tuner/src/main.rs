@@ -213,8 +213,9 @@ struct EvalErrorArgs {
     #[arg(long, value_name = "FILE")]
     reference: Vec<PathBuf>,
     /// Keep the reference scores in this file: read them from it when it
-    /// exists (it must have been made with the same options), else score
-    /// and write it, so later checks of other weights skip the searches.
+    /// exists (it must have been made with the same options and reference
+    /// weights, and hold the same sample), else score and write it, so
+    /// later checks of other weights skip the searches.
     #[arg(long, value_name = "FILE")]
     scores: Option<PathBuf>,
     /// Weights files to check besides the compiled-in weights (repeat).
@@ -397,16 +398,18 @@ fn eval_error<G: Geometry>(args: &EvalErrorArgs) -> Result<(), String> {
     let positions = eval_error::sample::<G>(&data_files(&args.data), args.variant, args.positions, args.seed)?;
     let references: Vec<Option<PathBuf>> =
         if args.reference.is_empty() { vec![None] } else { args.reference.iter().cloned().map(Some).collect() };
-    let shown = |paths: &[PathBuf]| paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(" ");
+    let committee = references
+        .iter()
+        .map(|weights| eval_error::weights_id::<G>(args.variant, weights.as_deref()))
+        .collect::<Result<Vec<_>, _>>()?
+        .join(" ");
     let options = format!(
-        "variant={} data={} positions={} seed={} depth={} exact_empties={} reference={}",
+        "variant={} positions={} seed={} depth={} exact_empties={} reference={committee}",
         args.variant.name(),
-        shown(&args.data),
         args.positions,
         args.seed,
         args.depth,
         args.exact_empties,
-        if args.reference.is_empty() { "compiled".to_string() } else { shown(&args.reference) }
     );
     let saved = match &args.scores {
         Some(path) if path.exists() => {

@@ -14,6 +14,7 @@ use crate::bitboard::BitSet;
 use crate::cputime::{CpuTimer, process_cpu_time};
 use crate::eval::{Evaluator, PatternEval};
 use crate::game::{Color, Game};
+use crate::mix::fnv1a;
 use crate::reversi::ReversiEngine;
 use crate::reversi::{Geometry, Move, Position, Size12, Variant, disc_char, parse_rows, parse_side};
 use crate::search::{EngineConfig, Overrun, ParamSettings};
@@ -187,18 +188,6 @@ fn write_atomically(dir: &Path, name: &str, text: &str) -> Result<(), String> {
     let tmp = dir.join(format!(".{name}.tmp"));
     let result = std::fs::write(&tmp, text).and_then(|()| std::fs::rename(&tmp, &path));
     result.or_else(|_| std::fs::write(&path, text)).map_err(|e| format!("{}: cannot write: {e}", path.display()))
-}
-
-/// FNV-1a 64-bit hash: the playdata checksum.
-const fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut i = 0;
-    while i < bytes.len() {
-        h ^= bytes[i] as u64;
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-        i += 1;
-    }
-    h
 }
 
 /// The first line of `playdata.txt`.
