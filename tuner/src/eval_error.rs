@@ -116,7 +116,8 @@ pub fn weights_id<G: Geometry>(variant: Variant, weights: Option<&std::path::Pat
     Ok(format!("{name}#{:016x}", engine::mix::fnv1a(&bytes)))
 }
 
-/// First line of a reference-score file (`eval-error --scores`).
+/// Column header of a reference-score file (`eval-error --scores`), the
+/// line after the options.
 pub const SCORES_HEADER: &str = "index,hash,reference,exact";
 
 /// The reference scores of `scored` as a file: a `# ` line with `options`
@@ -150,22 +151,19 @@ pub fn read_scores<G: Geometry>(
     for (i, position) in positions.into_iter().enumerate() {
         let line = i + 3;
         let row = lines.next().ok_or_else(|| format!("{shown}:{line}: expected the score of position {i}"))?;
-        let fields: Vec<&str> = row.split(',').collect();
-        let parsed = match fields[..] {
-            [index, hash, reference, exact] => index
-                .parse::<usize>()
-                .ok()
-                .filter(|&n| n == i)
-                .zip(hash.parse::<u64>().ok().filter(|&h| h == position.hash()))
-                .zip(reference.parse::<f64>().ok().filter(|r| r.is_finite()))
-                .zip(match exact {
-                    "0" => Some(false),
-                    "1" => Some(true),
-                    _ => None,
-                }),
-            _ => None,
+        let parse = || {
+            let mut fields = row.split(',');
+            let index = fields.next()?.parse::<usize>().ok().filter(|&n| n == i)?;
+            let hash = fields.next()?.parse::<u64>().ok().filter(|&h| h == position.hash())?;
+            let reference = fields.next()?.parse::<f64>().ok().filter(|r| r.is_finite())?;
+            let exact = match fields.next()? {
+                "0" => false,
+                "1" => true,
+                _ => return None,
+            };
+            fields.next().is_none().then_some((index, hash, reference, exact))
         };
-        let Some((((_, _), reference), exact)) = parsed else {
+        let Some((_, _, reference, exact)) = parse() else {
             return Err(format!(
                 "{shown}:{line}: expected `{i},{},SCORE,0|1` (position {i} of the sample), found `{row}`",
                 position.hash()
