@@ -72,7 +72,7 @@ pub fn pente_playout_positions(games: usize, max_plies: usize, seed: u64) -> Vec
 pub const OTHELLO8_NODES: u64 = 167_046;
 /// Expected total nodes of the [`Suite::Duo12`] suite (update as for
 /// [`OTHELLO8_NODES`]).
-pub const DUO12_NODES: u64 = 93_271;
+pub const DUO12_NODES: u64 = 85_919;
 /// Expected total nodes of the [`Suite::Pente`] suite (update as for
 /// [`OTHELLO8_NODES`]).
 pub const PENTE_NODES: u64 = 169_577;

@@ -34,6 +34,10 @@ pub const PARITY_REGIONS: usize = 4;
 struct Setup<C> {
     /// At most this many empties: walk the empties in parity order.
     shallow_empties: u32,
+    /// At least this many empties: try the stable-disc ceiling.
+    stability_empties: u32,
+    /// Try it only when alpha is at least this many discs per empty cell.
+    stability_alpha_per_empty: i32,
     /// At least this many empties: use the transposition table.
     table_empties: u32,
     /// At least this many empties: look up every child in the table first.
@@ -82,6 +86,8 @@ impl<C: BitSet> Setup<C> {
         let weight = |v: f64| v.round() as i32;
         Setup {
             shallow_empties: count(params.endgame_shallow_empties),
+            stability_empties: count(params.endgame_stability_empties),
+            stability_alpha_per_empty: weight(params.endgame_stability_alpha_per_empty),
             table_empties: count(params.endgame_table_empties),
             etc_empties: count(params.endgame_etc_empties),
             lookahead_empties: count(params.endgame_lookahead_empties),
@@ -350,6 +356,13 @@ crate::cpu::multiversion! {
             let a = empties.lowest();
             return two_empties::<B, Simd>(&mut ctx.control, pos, a, (empties - B::Cells::bit(a)).lowest(), alpha, beta);
         }
+        if count >= setup.stability_empties
+            && alpha >= setup.stability_alpha_per_empty * count as i32
+            && let Some(ceiling) = pos.score_ceiling(alpha)
+            && ceiling <= alpha
+        {
+            return ceiling;
+        }
         if count <= setup.shallow_empties {
             let odd = odd_regions(&setup.regions, empties);
             let mut best = -DISC_INFINITY;
@@ -389,11 +402,6 @@ crate::cpu::multiversion! {
                 return pos.final_discs();
             }
             return -solve_node::<B, E>(ctx, eval, setup, &pos.passed(), -beta, -alpha, empties, count);
-        }
-        if let Some(ceiling) = pos.score_ceiling(alpha)
-            && ceiling <= alpha
-        {
-            return ceiling;
         }
         let use_table = count >= setup.table_empties;
         let key = if use_table { pos.hash() } else { 0 };

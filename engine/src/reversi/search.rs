@@ -43,9 +43,19 @@ const TWELVE_PARAMS: SearchParams =
 const TWELVE_CELLS: usize = Size12::CELLS;
 
 /// 8x8 adds Multi-ProbCut with its own fit (`analyze --fit-probcut`,
-/// README "Selectivity"), proven there by match.
-const EIGHT_PARAMS: SearchParams =
-    SearchParams { mpc_confidence: 1.5, mpc_sigma: 0.741, mpc_sigma_per_ply: 0.235, ..REVERSI_PARAMS };
+/// README "Selectivity"), proven there by match, and an exact solver that
+/// tries the stable-disc ceiling from 4 empties when alpha is 2 discs per
+/// empty or more, and weighs the two-ply look-ahead less (measured on the
+/// FFO suite, README "The stable-disc ceiling near the end").
+const EIGHT_PARAMS: SearchParams = SearchParams {
+    mpc_confidence: 1.5,
+    mpc_sigma: 0.741,
+    mpc_sigma_per_ply: 0.235,
+    endgame_stability_empties: 4.0,
+    endgame_stability_alpha_per_empty: 2.0,
+    endgame_lookahead_weight: 8.0,
+    ..REVERSI_PARAMS
+};
 
 /// The cells of the board [`EIGHT_PARAMS`] is for.
 const EIGHT_CELLS: usize = Size8::CELLS;

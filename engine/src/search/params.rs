@@ -165,6 +165,14 @@ registry! {
     /// generation and no table, at most this many empties from the end (the
     /// last two always take their own shortcut).
     endgame_shallow_empties = "endgame.shallow_empties", 6.0, 0.0, 20.0;
+    /// The exact solver tries the stable-disc ceiling (a cut when the
+    /// opponent's stable discs hold the score at or below alpha) at nodes
+    /// with at least this many empties.
+    endgame_stability_empties = "endgame.stability_empties", 7.0, 0.0, 64.0;
+    /// ...when alpha is at least this many discs per empty cell (a ceiling
+    /// seldom cuts a low alpha, and the stable discs cost a few hundred
+    /// instructions).
+    endgame_stability_alpha_per_empty = "endgame.stability_alpha_per_empty", 0.0, -64.0, 64.0;
     /// The exact solver uses the transposition table from this many
     /// empties on...
     endgame_table_empties = "endgame.table_empties", 9.0, 0.0, 64.0;

@@ -201,13 +201,22 @@ fn the_solver_finishes_two_empties_exactly_through_passes_and_blocked_ends() {
 
 #[test]
 fn the_solver_reads_its_registry_settings_and_stays_exact() {
-    // Every path of the solver from the second empty up (table, enhanced
-    // transposition cut-off, look-ahead and evaluation ordering), and the
-    // shallow walk alone: the same exact values by other trees.
+    // Every path of the solver from the third empty up (table, enhanced
+    // transposition cut-off, look-ahead and evaluation ordering, the
+    // stable-disc ceiling at any alpha), and the shallow walk alone: the
+    // same exact values by other trees.
     let mut everywhere = SearchParams::DEFAULT;
-    for name in ["shallow_empties", "table_empties", "etc_empties", "lookahead_empties", "eval_order_empties"] {
+    for name in [
+        "shallow_empties",
+        "stability_empties",
+        "table_empties",
+        "etc_empties",
+        "lookahead_empties",
+        "eval_order_empties",
+    ] {
         everywhere.set(&format!("endgame.{name}"), 0.0).unwrap();
     }
+    everywhere.set("endgame.stability_alpha_per_empty", -64.0).unwrap();
     let mut walk = SearchParams::DEFAULT;
     walk.set("endgame.shallow_empties", 20.0).unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(11);
