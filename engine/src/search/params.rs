@@ -171,8 +171,8 @@ registry! {
     endgame_stability_empties = "endgame.stability_empties", 7.0, 0.0, 64.0;
     /// ...when alpha is at least this many discs per empty cell (a ceiling
     /// seldom cuts a low alpha, and the stable discs cost a few hundred
-    /// instructions).
-    endgame_stability_alpha_per_empty = "endgame.stability_alpha_per_empty", 0.0, -64.0, 64.0;
+    /// instructions; the lowest value, the default, never skips it).
+    endgame_stability_alpha_per_empty = "endgame.stability_alpha_per_empty", -64.0, -64.0, 64.0;
     /// The exact solver uses the transposition table from this many
     /// empties on...
     endgame_table_empties = "endgame.table_empties", 9.0, 0.0, 64.0;
