@@ -171,9 +171,21 @@ impl Pentanomial {
             return None;
         }
         let (_, s, variance) = Self::moments(self.0.map(|c| c as f64));
-        let los = if variance == 0.0 { 0.5 } else { phi((s - 0.5) / (variance / n as f64).sqrt()) };
+        let los = if variance == 0.0 { certain_los(s) } else { phi((s - 0.5) / (variance / n as f64).sqrt()) };
         // One pair score is the mean of two games: a game's variance is twice it.
         Some(Estimate::new(s, variance, 2.0 * variance, n, los))
+    }
+}
+
+/// The LOS of a sample without spread (every pair alike): certain either
+/// way unless the score is level.
+fn certain_los(s: f64) -> f64 {
+    if s > 0.5 {
+        1.0
+    } else if s < 0.5 {
+        0.0
+    } else {
+        0.5
     }
 }
 
@@ -349,6 +361,10 @@ mod tests {
         let flat = Pentanomial([1, 2, 4, 2, 1]).elo().unwrap();
         close(flat.elo, 0.0, 1e-12);
         close(flat.los, 0.5, 1e-12);
+        // Every pair alike: no spread, so the LOS is the sign of the lead.
+        assert_eq!(Pentanomial([0, 0, 0, 0, 5]).elo().unwrap().los, 1.0);
+        assert_eq!(Pentanomial([5, 0, 0, 0, 0]).elo().unwrap().los, 0.0);
+        assert_eq!(Pentanomial([0, 0, 5, 0, 0]).elo().unwrap().los, 0.5);
         // [0, 1, 2, 4, 3]: s = (0.25 + 1 + 3 + 3) / 10 = 0.725;
         // variance = (0.225 + 2*0.050625 + 4*0.000625 + 3*0.075625) / 10
         //          = 0.055625 (x - s: -0.475, -0.225, 0.025, 0.275);

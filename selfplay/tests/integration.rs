@@ -5,3 +5,4 @@ mod game_master;
 mod nboard;
 mod pente;
 mod runs;
+mod suites;
