@@ -9,8 +9,15 @@
 //! Placing or removing a stone updates the 32 keys it appears in; nothing is
 //! recomputed over the whole board. Fives and captures are checked around the
 //! stone just placed, and [`Game::unmake`] restores captured pairs exactly.
+//!
+//! The position also keeps [`LineCounts`]: over the candidate cells (empty
+//! cells near the stones) and the four lines through each, what a stone of
+//! either colour would make there, looked up in the pattern tables whenever
+//! a key or the candidate set changes. They are the evaluation's features
+//! and give the cells of immediate wins without a scan of the board.
 
-use crate::bitboard::Bits;
+use super::pattern::{EMPTY, LineKey, Pattern, SHAPES, Shape, Stone, WALL, pattern, pattern_pair, slot, stone};
+use crate::bitboard::{BitSet, Bits};
 use crate::game::{Color, Game, MoveList};
 use crate::mix::splitmix64;
 use std::fmt;
@@ -40,30 +47,6 @@ pub const CANDIDATE_RADIUS: isize = 2;
 pub const SECOND_STONE_DISTANCE: usize = 3;
 /// Column letters, left to right (no `I`).
 pub const COLUMN_LETTERS: &[u8; SIZE] = b"ABCDEFGHJKLMNOPQRST";
-
-/// Contents of a cell, as stored in the board and in line keys.
-pub(crate) type Stone = u8;
-/// An empty cell.
-pub(crate) const EMPTY: Stone = 0;
-/// A cell outside the field.
-pub(crate) const WALL: Stone = 3;
-
-/// The stone value of a colour (Black 1, White 2).
-#[inline(always)]
-pub(crate) const fn stone(color: Color) -> Stone {
-    color as u8 + 1
-}
-
-/// The contents of the eight cells up to four steps either way along one
-/// line from a cell, two bits each: slots 0..4 hold steps -4..-1, slots 4..8
-/// steps +1..+4.
-pub type LineKey = u16;
-
-/// The key slot of the cell `k` steps along the line (`k` in -4..=4, not 0).
-#[inline(always)]
-pub(crate) const fn slot(k: isize) -> u32 {
-    if k < 0 { (k + 4) as u32 } else { (k + 3) as u32 }
-}
 
 /// A cell of the board; also a Pente move. Written row then column (`9N`),
 /// row 19 at the top, columns `A`-`T` without `I`.
@@ -212,8 +195,76 @@ pub struct Undo {
 /// The legal moves of a position (at most one per cell).
 pub type Moves = MoveList<Cell, BOARD_CELLS>;
 
+/// What a stone of each colour would make on the candidate cells, summed
+/// over the cells and the four lines through each (a cell counts once per
+/// line), as [`PentePosition`] keeps it.
+#[derive(Clone, PartialEq, Eq, Debug)]
+struct LineCounts {
+    /// Per colour, (cell, line) pairs by the shape a stone forms there.
+    shapes: [[i32; SHAPES]; 2],
+    /// Per colour, the opponent pairs a stone would capture, summed.
+    captures: [i32; 2],
+    /// Per colour and cell, the lines in which a stone there makes five.
+    five_lines: [[u8; CELLS]; 2],
+    /// Per colour and cell, the pairs a stone there captures.
+    capture_pairs: [[u8; CELLS]; 2],
+    /// Per colour, the cells where a stone makes five.
+    five_cells: [Bits<WORDS>; 2],
+    /// Per colour, the cells where a stone captures.
+    capture_cells: [Bits<WORDS>; 2],
+}
+
+impl LineCounts {
+    /// No cells counted.
+    const EMPTY: LineCounts = LineCounts {
+        shapes: [[0; SHAPES]; 2],
+        captures: [0; 2],
+        five_lines: [[0; CELLS]; 2],
+        capture_pairs: [[0; CELLS]; 2],
+        five_cells: [Bits([0; WORDS]); 2],
+        capture_cells: [Bits([0; WORDS]); 2],
+    };
+
+    /// Adds (`sign` 1) or removes (`sign` -1) the line of `cell` whose key
+    /// is `key`, for both colours.
+    #[inline(always)]
+    fn count_line(&mut self, cell: usize, key: LineKey, sign: i8) {
+        let [black, white] = pattern_pair(key);
+        self.count_pattern(Color::Black.index(), cell, black, sign);
+        self.count_pattern(Color::White.index(), cell, white, sign);
+    }
+
+    #[inline(always)]
+    fn count_pattern(&mut self, c: usize, cell: usize, p: Pattern, sign: i8) {
+        self.shapes[c][p.shape() as usize] += i32::from(sign);
+        let pairs = p.captures() as i8;
+        if pairs != 0 {
+            self.captures[c] += i32::from(sign * pairs);
+            let total = &mut self.capture_pairs[c][cell];
+            *total = total.wrapping_add_signed(sign * pairs);
+            set_bit(&mut self.capture_cells[c], cell, *total != 0);
+        }
+        if p.shape() == Shape::Five {
+            let lines = &mut self.five_lines[c][cell];
+            *lines = lines.wrapping_add_signed(sign);
+            set_bit(&mut self.five_cells[c], cell, *lines != 0);
+        }
+    }
+}
+
+/// Sets bit `i` of `bits` to `on`.
+#[inline(always)]
+fn set_bit(bits: &mut Bits<WORDS>, i: usize, on: bool) {
+    let (word, bit) = (i / 64, 1u64 << (i % 64));
+    if on {
+        bits.0[word] |= bit;
+    } else {
+        bits.0[word] &= !bit;
+    }
+}
+
 /// A Pente position: stones, captured counts, side to move, and the
-/// incrementally kept line keys and candidate cells.
+/// incrementally kept line keys, candidate cells and line counts.
 #[derive(Clone)]
 pub struct PentePosition {
     cells: [Stone; CELLS],
@@ -222,6 +273,8 @@ pub struct PentePosition {
     near: [u8; CELLS],
     /// Empty field cells with a stone within [`CANDIDATE_RADIUS`].
     candidates: Bits<WORDS>,
+    /// What each colour would make on the candidate cells.
+    counts: LineCounts,
     to_move: Color,
     /// Stones captured by each colour.
     captured: [u32; 2],
@@ -274,6 +327,7 @@ impl PentePosition {
             keys: [[0; 4]; CELLS],
             near: [0; CELLS],
             candidates: Bits::default(),
+            counts: LineCounts::EMPTY,
             to_move: Color::White,
             captured: [0; 2],
             placed: [0; 2],
@@ -397,8 +451,81 @@ impl PentePosition {
     /// Empty cells within [`CANDIDATE_RADIUS`] of a stone, in index order.
     #[inline]
     pub fn candidates(&self) -> impl Iterator<Item = Cell> + '_ {
-        use crate::bitboard::BitSet;
         self.candidates.iter().map(Cell::from_index)
+    }
+
+    /// True when `cell` is a candidate cell.
+    #[inline(always)]
+    fn is_candidate(&self, i: usize) -> bool {
+        self.candidates.contains(i)
+    }
+
+    /// The four patterns (one per line) of a stone of `color` on `cell`.
+    #[inline(always)]
+    pub fn patterns(&self, cell: Cell, color: Color) -> [Pattern; 4] {
+        [0, 1, 2, 3].map(|d| pattern(color, self.key(cell, d)))
+    }
+
+    /// The four patterns (one per line) of a stone of each colour on
+    /// `cell`, indexed by [`Color::index`] then line.
+    #[inline(always)]
+    pub fn pattern_pairs(&self, cell: Cell) -> [[Pattern; 4]; 2] {
+        let pairs = [0, 1, 2, 3].map(|d| pattern_pair(self.key(cell, d)));
+        [pairs.map(|[black, _]| black), pairs.map(|[_, white]| white)]
+    }
+
+    /// (Candidate cell, line) pairs by the shape a stone of `color` forms
+    /// there, indexed by [`Shape`].
+    #[inline(always)]
+    pub fn shape_counts(&self, color: Color) -> &[i32; SHAPES] {
+        &self.counts.shapes[color.index()]
+    }
+
+    /// Opponent pairs a stone of `color` would capture, summed over the
+    /// candidate cells and lines.
+    #[inline(always)]
+    pub fn capture_count(&self, color: Color) -> i32 {
+        self.counts.captures[color.index()]
+    }
+
+    /// The cells where a stone of `color` wins at once (five in a row, or
+    /// captures that reach [`CAPTURE_WIN_STONES`]), in index order.
+    #[inline]
+    pub fn winning_cells(&self, color: Color) -> impl Iterator<Item = Cell> + use<> {
+        let c = color.index();
+        let pairs_needed = CAPTURE_WIN_STONES.saturating_sub(self.captured(color)).div_ceil(2);
+        let mut wins = self.counts.five_cells[c];
+        let capturing = self.counts.capture_cells[c];
+        if pairs_needed <= 1 {
+            wins |= capturing;
+        } else {
+            for q in capturing.iter() {
+                if u32::from(self.counts.capture_pairs[c][q]) >= pairs_needed {
+                    set_bit(&mut wins, q, true);
+                }
+            }
+        }
+        wins.iter().map(Cell::from_index)
+    }
+
+    /// The cells where a stone of `color` captures at least one pair, in
+    /// index order.
+    #[inline]
+    pub fn capturing_cells(&self, color: Color) -> impl Iterator<Item = Cell> + use<> {
+        self.counts.capture_cells[color.index()].iter().map(Cell::from_index)
+    }
+
+    /// The line counts recomputed by a scan of the candidate cells.
+    fn scanned_counts(&self) -> LineCounts {
+        let mut counts = LineCounts::EMPTY;
+        for cell in self.candidates() {
+            for color in Color::BOTH {
+                for p in self.patterns(cell, color) {
+                    counts.count_pattern(color.index(), cell.index(), p, 1);
+                }
+            }
+        }
+        counts
     }
 
     /// True when White's first stone is due (it must go on the centre).
@@ -449,8 +576,8 @@ impl PentePosition {
         self.stones += 1;
         for (d, &step) in DIRS.iter().enumerate() {
             for k in 1..=4isize {
-                self.keys[(i as isize - k * step) as usize][d] += (v as LineKey) << (2 * slot(k));
-                self.keys[(i as isize + k * step) as usize][d] += (v as LineKey) << (2 * slot(-k));
+                self.add_to_key((i as isize - k * step) as usize, d, (v as LineKey) << (2 * slot(k)));
+                self.add_to_key((i as isize + k * step) as usize, d, (v as LineKey) << (2 * slot(-k)));
             }
         }
         self.update_near(cell, 1);
@@ -465,11 +592,34 @@ impl PentePosition {
         self.stones -= 1;
         for (d, &step) in DIRS.iter().enumerate() {
             for k in 1..=4isize {
-                self.keys[(i as isize - k * step) as usize][d] -= (v as LineKey) << (2 * slot(k));
-                self.keys[(i as isize + k * step) as usize][d] -= (v as LineKey) << (2 * slot(-k));
+                self.add_to_key((i as isize - k * step) as usize, d, ((v as LineKey) << (2 * slot(k))).wrapping_neg());
+                self.add_to_key((i as isize + k * step) as usize, d, ((v as LineKey) << (2 * slot(-k))).wrapping_neg());
             }
         }
         self.update_near(cell, -1);
+    }
+
+    /// Adds `delta` (wrapping) to the key of cell `q` in direction `d`,
+    /// recounting that line when `q` is a candidate.
+    #[inline(always)]
+    fn add_to_key(&mut self, q: usize, d: usize, delta: LineKey) {
+        let key = &mut self.keys[q][d];
+        let old = *key;
+        *key = old.wrapping_add(delta);
+        if self.candidates.contains(q) {
+            let new = *key;
+            self.counts.count_line(q, old, -1);
+            self.counts.count_line(q, new, 1);
+        }
+    }
+
+    /// Adds (`sign` 1) or removes (`sign` -1) the four lines of cell `q` in
+    /// the line counts.
+    #[inline(always)]
+    fn count_cell(&mut self, q: usize, sign: i8) {
+        for d in 0..4 {
+            self.counts.count_line(q, self.keys[q][d], sign);
+        }
     }
 
     /// Adds `delta` to the stone counts around `cell` and refreshes the
@@ -480,11 +630,10 @@ impl PentePosition {
             for dc in -r..=r {
                 let q = (cell.index() as isize + dl * STRIDE as isize + dc) as usize;
                 self.near[q] = self.near[q].wrapping_add_signed(delta);
-                let (word, bit) = (q / 64, 1u64 << (q % 64));
-                if self.cells[q] == EMPTY && self.near[q] > 0 {
-                    self.candidates.0[word] |= bit;
-                } else {
-                    self.candidates.0[word] &= !bit;
+                let now = self.cells[q] == EMPTY && self.near[q] > 0;
+                if now != self.is_candidate(q) {
+                    set_bit(&mut self.candidates, q, now);
+                    self.count_cell(q, if now { 1 } else { -1 });
                 }
             }
         }
@@ -606,6 +755,7 @@ impl PartialEq for PentePosition {
             && self.keys == other.keys
             && self.near == other.near
             && self.candidates == other.candidates
+            && self.counts == other.counts
             && self.to_move == other.to_move
             && self.captured == other.captured
             && self.placed == other.placed
@@ -629,6 +779,9 @@ impl PentePosition {
         }
         if fresh.near != self.near || fresh.candidates != self.candidates {
             return Err("candidate cells differ from a recomputation".into());
+        }
+        if self.scanned_counts() != self.counts {
+            return Err("line counts differ from a scan of the candidate cells".into());
         }
         if fresh.hash != self.hash {
             return Err("hash differs from a recomputation".into());

@@ -5,7 +5,9 @@
 //! there along each of the four lines (looked up in the pattern tables): the
 //! side to move's shapes count for it, the opponent's against it. Captured
 //! pairs and capturable pairs (pair vulnerability) add to that. Scores are
-//! from the side to move's point of view.
+//! from the side to move's point of view. The position keeps those counts
+//! as stones come and go ([`PentePosition::shape_counts`]), so an evaluation
+//! is a dot product of a few dozen numbers.
 //!
 //! The weights are a [`WeightSet`] keyed [`WeightKey::Pente`] in the
 //! [`layout`] declared here (one phase), compiled in from the generated
@@ -14,7 +16,7 @@
 //! is multiplied by.
 
 use super::board::PentePosition;
-use super::pattern::{SHAPES, patterns};
+use super::pattern::SHAPES;
 use crate::eval::layout::{Bounds, Layout};
 use crate::eval::{Evaluator, WeightKey, WeightSet};
 use crate::game::Game;
@@ -134,18 +136,14 @@ pub fn features(pos: &PentePosition, out: &mut Vec<(usize, i32)>) {
     let opp = me.opponent();
     out.push((at(CAPTURED, captured_entry(pos.captured(me))), 1));
     out.push((at(CAPTURED, captured_entry(pos.captured(opp))), -1));
-    for cell in pos.candidates() {
-        for p in patterns(pos, cell, me) {
-            out.push((at(OWN_SHAPE, p.shape() as usize), 1));
-            if p.captures() != 0 {
-                out.push((at(CAPTURE_MOVE, 0), p.captures() as i32));
-            }
-        }
-        for p in patterns(pos, cell, opp) {
-            out.push((at(OPP_SHAPE, p.shape() as usize), -1));
-            if p.captures() != 0 {
-                out.push((at(CAPTURE_MOVE, 1), -(p.captures() as i32)));
-            }
+    let tables = [(OWN_SHAPE, pos.shape_counts(me), 1), (OPP_SHAPE, pos.shape_counts(opp), -1)];
+    for (table, counts, sign) in tables {
+        let present = counts.iter().enumerate().filter(|&(_, &n)| n != 0);
+        out.extend(present.map(|(shape, &n)| (at(table, shape), sign * n)));
+    }
+    for (entry, color, sign) in [(0, me, 1), (1, opp, -1)] {
+        if pos.capture_count(color) != 0 {
+            out.push((at(CAPTURE_MOVE, entry), sign * pos.capture_count(color)));
         }
     }
 }
@@ -183,13 +181,10 @@ impl Evaluator<PentePosition> for PenteEval {
         let opp = me.opponent();
         let w = &self.weights;
         let mut score = self.captured_value(pos.captured(me)) - self.captured_value(pos.captured(opp));
-        for cell in pos.candidates() {
-            for p in patterns(pos, cell, me) {
-                score += w.own_shape[p.shape() as usize] + w.capture_move[0] * p.captures() as i32;
-            }
-            for p in patterns(pos, cell, opp) {
-                score -= w.opp_shape[p.shape() as usize] + w.capture_move[1] * p.captures() as i32;
-            }
+        score += w.capture_move[0] * pos.capture_count(me) - w.capture_move[1] * pos.capture_count(opp);
+        let (own, theirs) = (pos.shape_counts(me), pos.shape_counts(opp));
+        for s in 0..SHAPES {
+            score += w.own_shape[s] * own[s] - w.opp_shape[s] * theirs[s];
         }
         score
     }
@@ -259,6 +254,46 @@ mod tests {
                 assert_eq!(sum, eval.evaluate(&pos));
             }
         }
+    }
+
+    /// The evaluation as a scan of every candidate cell's patterns, the
+    /// definition the kept counts must reproduce.
+    fn scanned_evaluation(eval: &PenteEval, pos: &PentePosition) -> i32 {
+        let (me, opp, w) = (pos.to_move(), pos.to_move().opponent(), &eval.weights);
+        let mut score = eval.captured_value(pos.captured(me)) - eval.captured_value(pos.captured(opp));
+        for cell in pos.candidates() {
+            for p in pos.patterns(cell, me) {
+                score += w.own_shape[p.shape() as usize] + w.capture_move[0] * p.captures() as i32;
+            }
+            for p in pos.patterns(cell, opp) {
+                score -= w.opp_shape[p.shape() as usize] + w.capture_move[1] * p.captures() as i32;
+            }
+        }
+        score
+    }
+
+    #[test]
+    fn kept_counts_give_the_scanned_evaluation_through_make_and_unmake() {
+        let eval = PenteEval::default();
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let mut checked = 0;
+        for mut pos in seeded_positions(6, 60) {
+            assert_eq!(eval.evaluate(&pos), scanned_evaluation(&eval, &pos));
+            // A short line of moves and back, captures included.
+            let mut line = Vec::new();
+            while line.len() < 6 && !pos.is_terminal() {
+                let moves = pos.legal_moves();
+                let mv = moves[rng.random_range(0..moves.len())];
+                line.push((mv, pos.make(mv)));
+                assert_eq!(eval.evaluate(&pos), scanned_evaluation(&eval, &pos));
+                checked += 1;
+            }
+            while let Some((mv, undo)) = line.pop() {
+                pos.unmake(mv, undo);
+                assert_eq!(eval.evaluate(&pos), scanned_evaluation(&eval, &pos));
+            }
+        }
+        assert!(checked > 100);
     }
 
     #[test]

@@ -1,9 +1,9 @@
 //! Pente on 19x19 with captures, under the rules of the competition handout
 //! (`seeds/002`) as settled by PROTOCOLS.md.
 //!
-//! Dependencies run one way: [`board`] (rules, line keys) under [`pattern`]
-//! (line-pattern tables) under [`threats`] (immediate wins, forcing moves,
-//! VCF) and [`eval`] (pattern evaluation and its weight layout; the values
+//! Dependencies run one way: [`pattern`] (line keys and line-pattern
+//! tables) under [`board`] (rules, and the line counts it keeps from the
+//! tables) under [`threats`] (immediate wins, forcing moves, VCF) and [`eval`] (pattern evaluation and its weight layout; the values
 //! are in the shared weight files of [`crate::eval::weights`]); [`search`]
 //! gives the shared search ([`crate::search`]) its Pente hooks (tactics,
 //! move ordering, VCF at the root, the expected game length of [`length`]

@@ -1,5 +1,7 @@
-//! Line-pattern tables: what a stone placed on an empty cell makes along one
-//! line, looked up by the cell's [`LineKey`] in that direction.
+//! Line keys and line-pattern tables: what a stone placed on an empty cell
+//! makes along one line, looked up by the cell's [`LineKey`] in that
+//! direction. The bottom of the Pente layers: it knows cell contents and
+//! lines, not boards.
 //!
 //! An entry ([`Pattern`]) holds the shape the new stone forms through the
 //! cell (from dead to five, split shapes included), how many opponent pairs
@@ -8,9 +10,32 @@
 //! first use and cached in a lock-free table, so a program started with a
 //! hundredth of a second left pays only for the keys it looks at.
 
-use super::board::{EMPTY, LineKey, PentePosition, WALL, stone};
 use crate::game::Color;
-use std::sync::atomic::{AtomicU16, Ordering};
+use std::sync::atomic::{AtomicU32, Ordering};
+
+/// Contents of a cell, as stored in the board and in line keys.
+pub(crate) type Stone = u8;
+/// An empty cell.
+pub(crate) const EMPTY: Stone = 0;
+/// A cell outside the field.
+pub(crate) const WALL: Stone = 3;
+
+/// The stone value of a colour (Black 1, White 2).
+#[inline(always)]
+pub(crate) const fn stone(color: Color) -> Stone {
+    color as u8 + 1
+}
+
+/// The contents of the eight cells up to four steps either way along one
+/// line from a cell, two bits each: slots 0..4 hold steps -4..-1, slots 4..8
+/// steps +1..+4.
+pub type LineKey = u16;
+
+/// The key slot of the cell `k` steps along the line (`k` in -4..=4, not 0).
+#[inline(always)]
+pub(crate) const fn slot(k: isize) -> u32 {
+    if k < 0 { (k + 4) as u32 } else { (k + 3) as u32 }
+}
 
 /// The shape a stone forms through its cell along one line.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug, Hash)]
@@ -105,27 +130,31 @@ const CENTRE: usize = 4;
 const FULL: u32 = (1 << WINDOW) - 1;
 const FIVE_MASK: u32 = 0x1F;
 
-/// Cached entries, per colour, 0 until computed.
-static TABLE: [[AtomicU16; KEYS]; 2] = [const { [const { AtomicU16::new(0) }; KEYS] }; 2];
+/// Cached entries, 0 until computed: Black's pattern in the low half,
+/// White's in the high half, so that one read gives both.
+static TABLE: [AtomicU32; KEYS] = [const { AtomicU32::new(0) }; KEYS];
+/// Bits of one colour's half of a [`TABLE`] entry.
+const HALF: u32 = 16;
+
+/// The patterns a stone of each colour (indexed by [`Color::index`]) forms
+/// on an empty cell whose line key (in one direction) is `key`.
+#[inline(always)]
+pub fn pattern_pair(key: LineKey) -> [Pattern; 2] {
+    let slot = &TABLE[key as usize];
+    let mut entry = slot.load(Ordering::Relaxed);
+    if entry == 0 {
+        let half = |color| u32::from(compute(color, key) | VALID);
+        entry = half(Color::Black) | half(Color::White) << HALF;
+        slot.store(entry, Ordering::Relaxed);
+    }
+    [Pattern(entry as u16), Pattern((entry >> HALF) as u16)]
+}
 
 /// The pattern a stone of `color` forms on an empty cell whose line key
 /// (in one direction) is `key`.
 #[inline(always)]
 pub fn pattern(color: Color, key: LineKey) -> Pattern {
-    let slot = &TABLE[color.index()][key as usize];
-    let cached = slot.load(Ordering::Relaxed);
-    if cached != 0 {
-        return Pattern(cached);
-    }
-    let computed = compute(color, key) | VALID;
-    slot.store(computed, Ordering::Relaxed);
-    Pattern(computed)
-}
-
-/// The four patterns (one per direction) of a stone of `color` on `cell`.
-#[inline(always)]
-pub fn patterns(pos: &PentePosition, cell: super::Cell, color: Color) -> [Pattern; 4] {
-    [0, 1, 2, 3].map(|d| pattern(color, pos.key(cell, d)))
+    pattern_pair(key)[color.index()]
 }
 
 /// The nine cells of the window: slots 0..4 then the centre then slots 4..8.

@@ -5,9 +5,8 @@
 //! are ordered by the threats they make and block, and the root first looks
 //! for a win by continuous fours (VCF).
 
-use super::board::{Cell, Moves, PentePosition};
+use super::board::{Cell, PentePosition};
 use super::length::GameLength;
-use super::pattern::patterns;
 use super::threats::{self, CAPTURE_WIN_THRESHOLD, Vcf};
 use crate::cputime::CpuClock;
 use crate::game::{Color, Game};
@@ -92,15 +91,10 @@ impl SearchGame for PentePosition {
             return Tactics::Over;
         }
         let me = self.to_move();
-        let mut threats = Moves::default();
-        for cell in self.candidates() {
-            if threats::wins_at(self, cell, me) {
-                return Tactics::Win(cell);
-            }
-            if threats::wins_at(self, cell, me.opponent()) {
-                threats.push(cell);
-            }
+        if let Some(cell) = threats::first_win(self, me) {
+            return Tactics::Win(cell);
         }
+        let threats = threats::wins(self, me.opponent());
         if threats.is_empty() { Tactics::Quiet } else { Tactics::Forced(threats::defences(self, &threats)) }
     }
 
@@ -121,11 +115,12 @@ pub fn order_score(pos: &PentePosition, cell: Cell, me: Color) -> i32 {
     let threat_value =
         if pos.captured(me) + 2 >= CAPTURE_WIN_THRESHOLD { ORDER_THREAT * ORDER_THREAT_NEAR_WIN } else { ORDER_THREAT };
     let mut s = 0;
-    for p in patterns(pos, cell, me) {
+    let pairs = pos.pattern_pairs(cell);
+    for p in pairs[me.index()] {
         s += ORDER_OWN[p.shape() as usize] + ORDER_CAPTURE * p.captures() as i32 + threat_value * p.threats() as i32
             - ORDER_EXPOSED * p.exposed() as i32;
     }
-    for p in patterns(pos, cell, me.opponent()) {
+    for p in pairs[me.opponent().index()] {
         s += ORDER_OPP[p.shape() as usize] + ORDER_CAPTURE * p.captures() as i32;
     }
     s
