@@ -454,7 +454,7 @@ impl PentePosition {
         self.candidates.iter().map(Cell::from_index)
     }
 
-    /// True when `cell` is a candidate cell.
+    /// True when the padded-layout cell `i` is a candidate cell.
     #[inline(always)]
     fn is_candidate(&self, i: usize) -> bool {
         self.candidates.contains(i)
@@ -606,7 +606,7 @@ impl PentePosition {
         let key = &mut self.keys[q][d];
         let old = *key;
         *key = old.wrapping_add(delta);
-        if self.candidates.contains(q) {
+        if self.is_candidate(q) {
             let new = *key;
             self.counts.count_line(q, old, -1);
             self.counts.count_line(q, new, 1);
