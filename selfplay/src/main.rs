@@ -5,7 +5,7 @@
 use clap::{Args, Parser, Subcommand};
 use engine::with_geometry;
 use selfplay::export;
-use selfplay::openings::{SuiteGame, SuiteSpec, make_suite};
+use selfplay::openings::{LOOKAHEAD, PLAYOUT_DEPTH, SuiteGame, SuiteSpec, make_suite};
 use selfplay::protocol::{GameChoice, PenteProtocol, ReversiProtocol};
 use selfplay::run::{self, Job, RunOptions, Schedule, Shard};
 use selfplay::stats::Sprt;
@@ -77,6 +77,15 @@ enum Command {
         /// Seed of the random plies.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Reject positions from which any line of this many plies ends the
+        /// game (2 to 6; every line is played, so keep it small in Pente).
+        #[arg(long, default_value_t = LOOKAHEAD)]
+        lookahead: u32,
+        /// Reject positions from which the scoring engine at depth 2,
+        /// playing both sides, ends the game within this many plies (0: no
+        /// such check).
+        #[arg(long, default_value_t = 0)]
+        playout: u32,
         /// The suite file to write.
         #[arg(long, value_name = "FILE")]
         out: PathBuf,
@@ -140,8 +149,8 @@ fn main() -> ExitCode {
         Some(Command::Merge { out, sources }) => run::merge(&out, &sources).map(|text| println!("{text}")),
         Some(Command::Export { obf, sources }) => export::export_obf(&obf, &sources).map(|text| println!("{text}")),
         Some(Command::GameLength { out, sources }) => run::game_length(&out, &sources).map(|text| println!("{text}")),
-        Some(Command::Openings { variant, plies, window, count, depth, seed, out }) => {
-            let spec = SuiteSpec { plies, window, count, depth, seed };
+        Some(Command::Openings { variant, plies, window, count, depth, seed, lookahead, playout, out }) => {
+            let spec = SuiteSpec { plies, window, count, depth, seed, lookahead, playout };
             match variant {
                 GameChoice::Reversi(v) => {
                     with_geometry!(v, G => write_suite(&ReversiProtocol::<G>::new(v), &spec, &out))
@@ -184,6 +193,12 @@ fn write_suite<P: SuiteGame>(protocol: &P, spec: &SuiteSpec, out: &Path) -> Resu
         spec.window,
         P::UNIT
     );
+    if spec.lookahead != LOOKAHEAD || spec.playout != 0 {
+        text += &format!(
+            "# no line of {} plies ends the game, nor {} plies of the engine's depth-{PLAYOUT_DEPTH} play\n",
+            spec.lookahead, spec.playout
+        );
+    }
     for entry in &suite {
         text += &entry.flat;
         text.push('\n');

@@ -21,8 +21,13 @@ const ATTEMPTS_PER_POSITION: usize = 200;
 /// Transposition table of the scoring search, in MiB: shallow searches
 /// need little, and it is cleared for every candidate.
 const SUITE_TT_MB: usize = 4;
-/// Plies after an opening within which no line may end the game.
+/// Plies after an opening within which no line may end the game, unless
+/// the suite asks for more ([`SuiteSpec::lookahead`]).
 pub const LOOKAHEAD: u32 = 2;
+/// Largest `--lookahead`: every line of that many plies is played out.
+const MAX_LOOKAHEAD: u32 = 6;
+/// Depth of the scoring engine's play in the `--playout` check.
+pub const PLAYOUT_DEPTH: u32 = 2;
 /// Symmetries of a square board: four rotations, each with its reflection.
 const SYMMETRIES: usize = 8;
 
@@ -39,6 +44,14 @@ pub struct SuiteSpec {
     pub depth: u32,
     /// Seed of the random plies.
     pub seed: u64,
+    /// Plies within which no line may end the game (at least [`LOOKAHEAD`]).
+    pub lookahead: u32,
+    /// Plies the scoring engine at depth [`PLAYOUT_DEPTH`] plays from a
+    /// candidate, both sides, without the game ending (0: no playout). On
+    /// large boards a few random plies can leave groups that block each
+    /// other, and the game ends decided within a few dozen plies whoever
+    /// plays it.
+    pub playout: u32,
 }
 
 impl SuiteSpec {
@@ -49,6 +62,9 @@ impl SuiteSpec {
         }
         if self.count == 0 {
             return Err("--count 0: expected at least one position".into());
+        }
+        if !(LOOKAHEAD..=MAX_LOOKAHEAD).contains(&self.lookahead) {
+            return Err(format!("--lookahead {}: expected {LOOKAHEAD} to {MAX_LOOKAHEAD} plies", self.lookahead));
         }
         if self.depth == 0 {
             return Err("--depth 0: expected a search depth of at least 1".into());
@@ -162,7 +178,7 @@ pub fn make_suite<P: SuiteGame>(protocol: &P, spec: &SuiteSpec) -> Result<Vec<Su
         }
         let mut rng = stream_rng(spec.seed, SUITE_STREAM + k as u64);
         let state = random_line(protocol.start(), spec.plies, &mut rng);
-        if ends_within(&state, LOOKAHEAD) {
+        if ends_within(&state, spec.lookahead) || ends_in_playout(&mut engine, &state, spec.playout) {
             continue;
         }
         let flat = canonical(&protocol.flatten(&state), P::HEADER_FIELDS);
@@ -179,12 +195,28 @@ pub fn make_suite<P: SuiteGame>(protocol: &P, spec: &SuiteSpec) -> Result<Vec<Su
     Ok(suite)
 }
 
+/// True when `engine` at depth [`PLAYOUT_DEPTH`], playing both sides from
+/// `state`, ends the game within `plies` plies.
+fn ends_in_playout<S: SearchGame, E: Evaluator<S>>(engine: &mut Engine<S, E>, state: &S, plies: u32) -> bool {
+    let limits = Budget::Depth(PLAYOUT_DEPTH).limits();
+    let mut pos = state.clone();
+    engine.new_game();
+    for _ in 0..plies {
+        if pos.is_terminal() {
+            return true;
+        }
+        let best = engine.search(&pos, &limits).best;
+        pos.make(best);
+    }
+    pos.is_terminal()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use engine::game::{Color, Game};
     use engine::pente::{Cell, PentePosition};
-    use engine::reversi::{Size8, Variant};
+    use engine::reversi::{Size8, Size12, Variant};
 
     #[test]
     fn the_eight_images_of_a_position_share_one_canonical_form() {
@@ -262,8 +294,9 @@ mod tests {
 
     /// Checks what a suite promises: `spec.count` positions, each in
     /// canonical form and unique under the symmetries, `plies` of it
-    /// `spec.plies`, no line of [`LOOKAHEAD`] plies ending the game, and a
-    /// fresh search at `spec.depth` scoring it within the window.
+    /// `spec.plies`, no line of `spec.lookahead` plies ending the game, nor
+    /// `spec.playout` plies of a fresh depth-[`PLAYOUT_DEPTH`] engine's play,
+    /// and a fresh search at `spec.depth` scoring it within the window.
     fn check_suite<P: SuiteGame>(protocol: &P, spec: &SuiteSpec, plies: impl Fn(&P::State) -> u32) {
         let suite = make_suite(protocol, spec).unwrap();
         assert_eq!(suite.len(), spec.count);
@@ -276,7 +309,14 @@ mod tests {
             for text in [flat, drawn] {
                 let pos = protocol.parse_flat(text).unwrap();
                 assert_eq!(plies(&pos), spec.plies, "{text}");
-                assert!(!ends_within(&pos, LOOKAHEAD), "{text}");
+                assert!(!ends_within(&pos, spec.lookahead), "{text}");
+            }
+            let mut played = protocol.parse_flat(drawn).unwrap();
+            engine.new_game();
+            for ply in 0..spec.playout {
+                let best = engine.search(&played, &Budget::Depth(PLAYOUT_DEPTH).limits()).best;
+                played.make(best);
+                assert!(!played.is_terminal(), "{drawn}: over after {} plies of play", ply + 1);
             }
             engine.new_game();
             let pos = protocol.parse_flat(drawn).unwrap();
@@ -289,25 +329,48 @@ mod tests {
 
     #[test]
     fn suites_hold_distinct_balanced_playable_positions() {
-        let spec = SuiteSpec { plies: 6, window: 2.0, count: 12, depth: 3, seed: 4 };
+        let spec = SuiteSpec { plies: 6, window: 2.0, count: 12, depth: 3, seed: 4, lookahead: LOOKAHEAD, playout: 0 };
         let protocol = ReversiProtocol::<Size8>::new(Variant::Othello8);
         check_suite(&protocol, &spec, |pos| 60 - pos.empty_count());
     }
 
+    /// Two positions of the first duo12 depth-12 suite whose games, in a
+    /// match against `classic` at 300 s (2026-11-27), ended after 3 and 4
+    /// plies with 19 discs on the board, whoever played which side.
+    const BLOCKED_DUO12: [&str; 2] = [
+        "O/............/............/........OX../........XO../.........XXX/............/............/...O......../..OO......../..XO......../.XO........./.OX.........",
+        "O/............/........X.../........XOO./........OO../.......OO.X./............/............/............/..OX......../XXXX......../...X......../............",
+    ];
+
+    #[test]
+    fn duo12_suites_with_lookahead_and_playout_hold_no_blocked_position() {
+        let protocol = ReversiProtocol::<Size12>::new(Variant::Duo12);
+        let spec = SuiteSpec { plies: 8, window: 6.0, count: 4, depth: 2, seed: 26, lookahead: 4, playout: 40 };
+        check_suite(&protocol, &spec, |pos| 140 - pos.empty_count());
+        let mut engine = protocol.scorer(EngineConfig::default()).unwrap();
+        for flat in BLOCKED_DUO12 {
+            let pos = protocol.parse_flat(flat).unwrap();
+            assert!(!ends_within(&pos, LOOKAHEAD), "{flat}: the old suites' check let it through");
+            assert!(ends_within(&pos, 4) || ends_in_playout(&mut engine, &pos, 40), "{flat}");
+        }
+    }
+
     #[test]
     fn pente_suites_hold_distinct_balanced_playable_positions() {
-        let spec = SuiteSpec { plies: 4, window: 40.0, count: 6, depth: 2, seed: 4 };
+        let spec = SuiteSpec { plies: 4, window: 40.0, count: 6, depth: 2, seed: 4, lookahead: LOOKAHEAD, playout: 0 };
         check_suite(&PenteProtocol, &spec, pente_plies);
     }
 
     #[test]
     fn bad_numbers_are_one_line_errors() {
-        let good = SuiteSpec { plies: 4, window: 1.0, count: 2, depth: 2, seed: 1 };
+        let good = SuiteSpec { plies: 4, window: 1.0, count: 2, depth: 2, seed: 1, lookahead: LOOKAHEAD, playout: 0 };
         for bad in [
             SuiteSpec { window: -1.0, ..good.clone() },
             SuiteSpec { window: f64::NAN, ..good.clone() },
             SuiteSpec { count: 0, ..good.clone() },
             SuiteSpec { depth: 0, ..good.clone() },
+            SuiteSpec { lookahead: LOOKAHEAD - 1, ..good.clone() },
+            SuiteSpec { lookahead: MAX_LOOKAHEAD + 1, ..good.clone() },
         ] {
             let e = make_suite(&PenteProtocol, &bad).unwrap_err();
             assert!(e.starts_with("--") && !e.contains('\n'), "{e}");

@@ -1,11 +1,17 @@
 //! The opening suites in `data/openings`: each reads as the variant its
 //! header names, holds as many positions as the header says, and keeps one
-//! position per symmetry class, written as its smallest image.
+//! position per symmetry class, written as its smallest image; where the
+//! command asked for `--lookahead` or `--playout`, no position's game ends
+//! that soon.
 
+use engine::agent::Agent;
+use engine::analysis::Budget;
+use engine::game::Game;
 use engine::reversi::{Size8, Size12, Variant};
-use selfplay::openings::{SuiteGame, canonical};
+use engine::search::EngineConfig;
+use selfplay::openings::{LOOKAHEAD, PLAYOUT_DEPTH, SuiteGame, canonical};
 use selfplay::protocol::{PenteProtocol, ReversiProtocol};
-use selfplay::run::read_openings;
+use selfplay::run::{ends_within, read_openings};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
@@ -33,6 +39,18 @@ fn check<P: SuiteGame>(protocol: &P, path: &Path, header: &[&str]) {
         let smallest = canonical(line, P::HEADER_FIELDS);
         assert_eq!(smallest, line, "{name}:{}: not the smallest image of its class", i + 1);
         assert!(classes.insert(smallest), "{name}:{}: a second position of one symmetry class", i + 1);
+    }
+    let option = |flag: &str, default: u32| word_after(header[0], flag).map_or(default, |w| w.parse().unwrap());
+    let (lookahead, playout) = (option("--lookahead", LOOKAHEAD), option("--playout", 0));
+    let mut engine = protocol.scorer(EngineConfig::default()).unwrap();
+    for (i, start) in openings.iter().enumerate() {
+        assert!(!ends_within(start, lookahead), "{name}: position {}: a line of {lookahead} plies ends it", i + 1);
+        let mut pos = start.clone();
+        engine.new_game();
+        for ply in 0..playout {
+            pos.make(engine.search(&pos, &Budget::Depth(PLAYOUT_DEPTH).limits()).best);
+            assert!(!pos.is_terminal(), "{name}: position {}: over after {} plies of play", i + 1, ply + 1);
+        }
     }
 }
 
