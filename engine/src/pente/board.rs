@@ -603,11 +603,10 @@ impl PentePosition {
     /// recounting that line when `q` is a candidate.
     #[inline(always)]
     fn add_to_key(&mut self, q: usize, d: usize, delta: LineKey) {
-        let key = &mut self.keys[q][d];
-        let old = *key;
-        *key = old.wrapping_add(delta);
+        let old = self.keys[q][d];
+        let new = old.wrapping_add(delta);
+        self.keys[q][d] = new;
         if self.is_candidate(q) {
-            let new = *key;
             self.counts.count_line(q, old, -1);
             self.counts.count_line(q, new, 1);
         }
