@@ -197,7 +197,7 @@ pub fn make_suite<P: SuiteGame>(protocol: &P, spec: &SuiteSpec) -> Result<Vec<Su
 
 /// True when `engine` at depth [`PLAYOUT_DEPTH`], playing both sides from
 /// `state`, ends the game within `plies` plies.
-fn ends_in_playout<S: SearchGame, E: Evaluator<S>>(engine: &mut Engine<S, E>, state: &S, plies: u32) -> bool {
+pub fn ends_in_playout<S: SearchGame, E: Evaluator<S>>(engine: &mut Engine<S, E>, state: &S, plies: u32) -> bool {
     let limits = Budget::Depth(PLAYOUT_DEPTH).limits();
     let mut pos = state.clone();
     engine.new_game();
@@ -311,13 +311,12 @@ mod tests {
                 assert_eq!(plies(&pos), spec.plies, "{text}");
                 assert!(!ends_within(&pos, spec.lookahead), "{text}");
             }
-            let mut played = protocol.parse_flat(drawn).unwrap();
-            engine.new_game();
-            for ply in 0..spec.playout {
-                let best = engine.search(&played, &Budget::Depth(PLAYOUT_DEPTH).limits()).best;
-                played.make(best);
-                assert!(!played.is_terminal(), "{drawn}: over after {} plies of play", ply + 1);
-            }
+            let start = protocol.parse_flat(drawn).unwrap();
+            assert!(
+                !ends_in_playout(&mut engine, &start, spec.playout),
+                "{drawn}: over within {} plies of play",
+                spec.playout
+            );
             engine.new_game();
             let pos = protocol.parse_flat(drawn).unwrap();
             let again = engine.search(&pos, &Budget::Depth(spec.depth).limits()).score.unwrap();

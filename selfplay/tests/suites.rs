@@ -4,12 +4,9 @@
 //! command asked for `--lookahead` or `--playout`, no position's game ends
 //! that soon.
 
-use engine::agent::Agent;
-use engine::analysis::Budget;
-use engine::game::Game;
 use engine::reversi::{Size8, Size12, Variant};
 use engine::search::EngineConfig;
-use selfplay::openings::{LOOKAHEAD, PLAYOUT_DEPTH, SuiteGame, canonical};
+use selfplay::openings::{LOOKAHEAD, SuiteGame, canonical, ends_in_playout};
 use selfplay::protocol::{PenteProtocol, ReversiProtocol};
 use selfplay::run::{ends_within, read_openings};
 use std::collections::HashSet;
@@ -45,12 +42,8 @@ fn check<P: SuiteGame>(protocol: &P, path: &Path, header: &[&str]) {
     let mut engine = protocol.scorer(EngineConfig::default()).unwrap();
     for (i, start) in openings.iter().enumerate() {
         assert!(!ends_within(start, lookahead), "{name}: position {}: a line of {lookahead} plies ends it", i + 1);
-        let mut pos = start.clone();
-        engine.new_game();
-        for ply in 0..playout {
-            pos.make(engine.search(&pos, &Budget::Depth(PLAYOUT_DEPTH).limits()).best);
-            assert!(!pos.is_terminal(), "{name}: position {}: over after {} plies of play", i + 1, ply + 1);
-        }
+        let over = ends_in_playout(&mut engine, start, playout);
+        assert!(!over, "{name}: position {}: over within {playout} plies of play", i + 1);
     }
 }
 
