@@ -11,15 +11,6 @@ use std::time::Duration;
 /// Captured stones from which one more capture wins.
 pub const CAPTURE_WIN_THRESHOLD: u32 = CAPTURE_WIN_STONES - 2;
 
-/// True when a stone of `color` on the empty `cell` wins at once: five in a
-/// row, or captures that reach ten stones.
-#[inline]
-pub fn wins_at(pos: &PentePosition, cell: Cell, color: Color) -> bool {
-    let ps = pos.patterns(cell, color);
-    ps.iter().any(|p| p.shape() == Shape::Five)
-        || pos.captured(color) + 2 * ps.iter().map(|p| p.captures()).sum::<u32>() >= CAPTURE_WIN_STONES
-}
-
 /// The first cell (in index order) where `color` wins at once, if any.
 #[inline]
 pub fn first_win(pos: &PentePosition, color: Color) -> Option<Cell> {
@@ -167,6 +158,14 @@ mod tests {
     use super::*;
     use rand::{RngExt, SeedableRng};
     use rand_chacha::ChaCha8Rng;
+
+    /// True when a stone of `color` on the empty `cell` wins at once: five in a
+    /// row, or captures that reach ten stones.
+    fn wins_at(pos: &PentePosition, cell: Cell, color: Color) -> bool {
+        let ps = pos.patterns(cell, color);
+        ps.iter().any(|p| p.shape() == Shape::Five)
+            || pos.captured(color) + 2 * ps.iter().map(|p| p.captures()).sum::<u32>() >= CAPTURE_WIN_STONES
+    }
 
     /// The cells the kept counts name equal a scan of every candidate cell
     /// with [`wins_at`] and the pattern table, through games of random
