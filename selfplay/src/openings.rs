@@ -318,8 +318,7 @@ mod tests {
                 spec.playout
             );
             engine.new_game();
-            let pos = protocol.parse_flat(drawn).unwrap();
-            let again = engine.search(&pos, &Budget::Depth(spec.depth).limits()).score.unwrap();
+            let again = engine.search(&start, &Budget::Depth(spec.depth).limits()).score.unwrap();
             let again = f64::from(again) / P::SCORE_PER_UNIT;
             assert_eq!(again, *score, "{drawn}");
             assert!(again.abs() <= spec.window, "{drawn}: {again}");
