@@ -165,6 +165,22 @@ pub trait EndgameBoard: SearchGame + Copy {
     fn weighted_mobility<I: Isa>(&self) -> u32 {
         self.lines::<I>().moves().count()
     }
+
+    /// The final score in discs for the side to move after it plays on
+    /// `cell`, the only empty cell, or `None` when it cannot play there,
+    /// computed with instruction set `I`.
+    #[inline(always)]
+    fn last_move_discs<I: Isa>(&self, cell: usize) -> Option<i32> {
+        last_move_discs_by_flips::<Self, I>(self, cell)
+    }
+}
+
+/// [`EndgameBoard::last_move_discs`] from the move's flips: play it and
+/// score the end.
+#[inline(always)]
+pub fn last_move_discs_by_flips<B: EndgameBoard, I: Isa>(pos: &B, cell: usize) -> Option<i32> {
+    let flips = pos.lines::<I>().flips(cell);
+    flips.any().then(|| -pos.after(cell, flips).final_discs())
 }
 
 /// Solves `pos` within (`alpha`, `beta`) in score units, fail-soft, using
@@ -232,16 +248,9 @@ pub fn shallow_value<B: EndgameBoard, E: Evaluator<B>, I: Isa>(
 /// filled (or left empty when neither side can play there).
 #[inline(always)]
 fn last_empty<B: EndgameBoard, I: Isa>(pos: &B, cell: usize) -> i32 {
-    let flips = pos.lines::<I>().flips(cell);
-    if flips.any() {
-        return -pos.after(cell, flips).final_discs();
-    }
-    let passed = pos.passed();
-    let flips = passed.lines::<I>().flips(cell);
-    if flips.any() {
-        return passed.after(cell, flips).final_discs();
-    }
-    pos.final_discs()
+    pos.last_move_discs::<I>(cell)
+        .or_else(|| pos.passed().last_move_discs::<I>(cell).map(|v| -v))
+        .unwrap_or_else(|| pos.final_discs())
 }
 
 /// The best value for the mover of `pos` (whose moves and flips `lines`

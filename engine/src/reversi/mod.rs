@@ -14,6 +14,7 @@ pub mod ffo;
 mod geometry;
 pub mod ggf;
 pub mod key;
+mod last_flip;
 mod perft;
 mod position;
 mod search;

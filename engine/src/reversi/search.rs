@@ -4,12 +4,13 @@
 
 use super::endgame::{self, EndgameBoard, MoveLines, PARITY_REGIONS};
 use super::geometry::Lines;
+use super::last_flip::{SIDE as LAST_FLIP_SIDE, last_flip_count};
 use super::{
     Geometry, MAX_MOVES, Move, Position, Size8, Size12, corner_cells, legal_moves_with, neighbours, stable_discs_of,
 };
 use crate::bitboard::{BitSet, Isa, Portable};
 use crate::eval::Evaluator;
-use crate::game::{Game, MoveList};
+use crate::game::{Color, Game, MoveList};
 use crate::search::control::SearchContext;
 use crate::search::{SearchGame, SearchParams};
 
@@ -237,6 +238,22 @@ impl<G: Geometry> EndgameBoard for Position<G> {
     fn weighted_mobility<I: Isa>(&self) -> u32 {
         let moves = self.lines::<I>().moves();
         moves.count() + (moves & corner_cells::<G>()).count()
+    }
+
+    #[inline(always)]
+    fn last_move_discs<I: Isa>(&self, cell: usize) -> Option<i32> {
+        if G::N != LAST_FLIP_SIDE {
+            return endgame::last_move_discs_by_flips::<Self, I>(self, cell);
+        }
+        debug_assert!(self.empty() == G::Bits::bit(cell));
+        let flipped = last_flip_count(self.player().word(0), cell);
+        if flipped == 0 {
+            return None;
+        }
+        let mover = self.player().count() + 1 + flipped;
+        let other = G::CELLS as u32 - mover;
+        let (black, white) = if self.to_move() == Color::Black { (mover, other) } else { (other, mover) };
+        Some(self.scoring().score(black, white, 0) * self.to_move().sign())
     }
 }
 
