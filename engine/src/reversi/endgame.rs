@@ -1,12 +1,13 @@
 //! The exact endgame solver: the final score with perfect play, for games
 //! that implement [`EndgameBoard`].
 //!
-//! Near the end the solver walks the empty cells directly, odd parity
-//! regions first, and finishes the last empty cell by counting flips. Higher
-//! up it generates moves, orders them fastest-first (fewest replies for the
-//! opponent, good cells, the transposition table's move first), searches
-//! with null windows (principal-variation search) and stores exact bounds in
-//! the transposition table. Scores inside the solver are in the game's own
+//! Near the end the solver tries the moves in parity order (cells of
+//! regions with an odd number of empties first) without sorting or table,
+//! and finishes the last empty cell by counting flips. Higher up it orders
+//! the moves fastest-first (fewest replies for the opponent, good cells,
+//! the transposition table's move first), searches with null windows
+//! (principal-variation search) and stores exact bounds in the
+//! transposition table. Scores inside the solver are in the game's own
 //! units (discs); the table and the callers see score units.
 
 use crate::bitboard::{BitSet, Isa};
@@ -372,18 +373,20 @@ crate::cpu::multiversion! {
         {
             return ceiling;
         }
+        let lines = pos.lines::<Simd>();
+        let moves = lines.moves();
+        if moves.is_empty() {
+            if pos.opponent_move_cells().is_empty() {
+                return pos.final_discs();
+            }
+            return -solve_node::<B, E>(ctx, eval, setup, &pos.passed(), -beta, -alpha, empties, count);
+        }
+        // Near the end: the moves in parity order, no table, no sorting.
         if count <= setup.shallow_empties {
             let odd = odd_regions(&setup.regions, empties);
             let mut best = -DISC_INFINITY;
-            let mut moved = false;
-            let lines = pos.lines::<Simd>();
-            for cell in (empties & odd).iter().chain((empties - odd).iter()) {
-                let flips = lines.flips(cell);
-                if flips.is_empty() {
-                    continue;
-                }
-                moved = true;
-                let child = pos.after(cell, flips);
+            for cell in (moves & odd).iter().chain((moves - odd).iter()) {
+                let child = pos.after(cell, lines.flips(cell));
                 let v = -solve_node::<B, E>(ctx, eval, setup, &child, -beta, -alpha, empties - B::Cells::bit(cell), count - 1);
                 if v > best {
                     best = v;
@@ -395,23 +398,9 @@ crate::cpu::multiversion! {
                     }
                 }
             }
-            if !moved {
-                if pos.opponent_move_cells().is_empty() {
-                    return pos.final_discs();
-                }
-                return -solve_node::<B, E>(ctx, eval, setup, &pos.passed(), -beta, -alpha, empties, count);
-            }
             return best;
         }
 
-        let lines = pos.lines::<Simd>();
-        let moves = lines.moves();
-        if moves.is_empty() {
-            if pos.opponent_move_cells().is_empty() {
-                return pos.final_discs();
-            }
-            return -solve_node::<B, E>(ctx, eval, setup, &pos.passed(), -beta, -alpha, empties, count);
-        }
         let use_table = count >= setup.table_empties;
         let key = if use_table { pos.hash() } else { 0 };
         let mut table_move = None;
