@@ -30,9 +30,16 @@ const QUICK_END_EMPTIES: u32 = 12;
 /// moves spent 1.4-1.8x the share the plan gave them (extensions,
 /// iterations running on to the hard limit). The end of a game is known
 /// from the empties and the solve starts where it fits a move's time, so
-/// 1.5 extra moves and one move for the endgame are enough.
-const REVERSI_PARAMS: SearchParams =
-    SearchParams { overrun: 1.4, extra_moves: 1.5, endgame_moves: 1.0, ..SearchParams::DEFAULT };
+/// 1.5 extra moves and one move for the endgame are enough. Wherever
+/// Multi-ProbCut is on, a side to move with less than a fifth of the discs
+/// is searched in full (README, "Selectivity": a wipeout it missed).
+const REVERSI_PARAMS: SearchParams = SearchParams {
+    overrun: 1.4,
+    extra_moves: 1.5,
+    endgame_moves: 1.0,
+    mpc_min_disc_share: 0.2,
+    ..SearchParams::DEFAULT
+};
 
 /// 12x12 boards add Multi-ProbCut with the duo12 fit (`analyze
 /// --fit-probcut` at depth 9), proven there by match (README,
@@ -90,6 +97,17 @@ const fn priority(cell: usize, n: usize) -> i32 {
 impl<G: Geometry> SearchGame for Position<G> {
     const PARAMS: SearchParams = reversi_params(G::CELLS);
     const SIBLING_PREFETCH: bool = true;
+
+    #[inline(always)]
+    fn plainly_over(&self) -> bool {
+        self.player().is_empty() || self.opponent().is_empty()
+    }
+
+    #[inline(always)]
+    fn probcut_safe(&self, params: &SearchParams) -> bool {
+        let (own, theirs) = (self.player().count(), self.opponent().count());
+        f64::from(own) >= params.mpc_min_disc_share * f64::from(own + theirs)
+    }
 
     #[inline(always)]
     fn move_index(mv: Move<G>) -> usize {

@@ -112,6 +112,25 @@ pub trait SearchGame: Game {
         (None, 0)
     }
 
+    /// True when the game is over and telling costs next to nothing
+    /// (Reversi: a side has no discs left). The search asks at the horizon,
+    /// where it would otherwise evaluate a finished game as a live one (a
+    /// wipeout the evaluation does not see). Games without such a test
+    /// answer false.
+    #[inline(always)]
+    fn plainly_over(&self) -> bool {
+        false
+    }
+
+    /// True when a shallow search may stand in for a deep one at this node
+    /// under `params` (Multi-ProbCut). Reversi: unless the side to move holds
+    /// less than `mpc.min_disc_share` of the discs. Games without such a
+    /// rule allow it everywhere.
+    #[inline(always)]
+    fn probcut_safe(&self, _params: &SearchParams) -> bool {
+        true
+    }
+
     /// An upper bound on the plies left to the end of the game when known
     /// (Reversi: the empty cells), so that searches this deep are exact.
     fn plies_to_end(&self) -> Option<u32> {

@@ -161,6 +161,11 @@ registry! {
     mpc_sigma = "mpc.sigma", 2.0, 0.01, 64.0;
     /// ...plus this many discs per ply between the two depths.
     mpc_sigma_per_ply = "mpc.sigma_per_ply", 0.0, 0.0, 16.0;
+    /// Nodes whose side to move holds less than this share of the discs
+    /// are never cut (0: all may be): a shallow search does not see the
+    /// wipeouts that lie a few plies ahead of them, and the evaluation
+    /// misjudges such lopsided positions (README, "Selectivity").
+    mpc_min_disc_share = "mpc.min_disc_share", 0.0, 0.0, 0.5;
     /// The exact solver walks the empty cells in parity order, with no move
     /// generation and no table, at most this many empties from the end (the
     /// last two always take their own shortcut).

@@ -578,20 +578,25 @@ crate::cpu::multiversion! {
         mut alpha: i32,
         beta: i32,
     ) -> i32 {
-        /// The value of `pos` at the horizon of a game without tactics
-        /// ([`SearchGame::QUIET`]), for the side to move: a node counted (and
-        /// the clock polled), a full board scored exactly within (`alpha`,
+        /// The value of `pos`, `ply` plies from the root, at the horizon of
+        /// a game without tactics ([`SearchGame::QUIET`]), for the side to
+        /// move: a node counted (and the clock polled), a game plainly over
+        /// scored as such, a full board scored exactly within (`alpha`,
         /// `beta`), else the evaluation.
         #[inline(always)]
         fn horizon_value<G: SearchGame, E: Evaluator<G>>(
             s: &mut Searcher<G, E>,
             pos: &mut G,
+            ply: u32,
             alpha: i32,
             beta: i32,
         ) -> i32 {
             debug_assert!(matches!(pos.tactics(), Tactics::Quiet), "a game with tactics must not be QUIET");
             if s.ctx.control.poll() {
                 return 0;
+            }
+            if pos.plainly_over() {
+                return final_value(pos, ply);
             }
             if pos.plies_to_end() == Some(0)
                 && let Some(v) = pos.solve_exact(&mut s.ctx, &*s.eval, &s.params, alpha, beta)
@@ -602,7 +607,7 @@ crate::cpu::multiversion! {
         }
 
         if G::QUIET && depth == 0 {
-            return horizon_value::<G, E>(s, pos, alpha, beta);
+            return horizon_value::<G, E>(s, pos, ply, alpha, beta);
         }
         if s.ctx.control.poll() {
             return 0;
@@ -640,6 +645,7 @@ crate::cpu::multiversion! {
             && forced.is_none()
             && let Some((shallow, margin)) = s.probcut.at(depth)
             && left.is_none_or(|left| depth < left)
+            && pos.probcut_safe(&s.params)
         {
             let high = beta.saturating_add(margin);
             if high < WIN_BOUND && pvs::<G, E>(s, pos, shallow, ply, high - 1, high) >= high {
@@ -703,7 +709,7 @@ crate::cpu::multiversion! {
             let v = if next_depth == 0 && G::QUIET {
                 // A horizon child, valued in place without a call; its value
                 // does not depend on the window, so it is never searched twice.
-                -horizon_value::<G, E>(s, pos, -beta, -alpha)
+                -horizon_value::<G, E>(s, pos, ply + 1, -beta, -alpha)
             } else if i == base {
                 -pvs::<G, E>(s, pos, next_depth, ply + 1, -beta, -alpha)
             } else {

@@ -3,10 +3,11 @@
 
 use super::*;
 use crate::agent::Clock;
+use crate::bitboard::BitSet;
 use crate::cputime::{CpuClock, CpuTimer};
 use crate::eval::{DiscDifference, Evaluator, PatternEval, SCORE_PER_DISC};
 use crate::game::Game;
-use crate::reversi::{Geometry, Move, Position, ReversiEngine, Size4, Size6, Size8, Size12, Variant, endgame};
+use crate::reversi::{Geometry, Move, Position, ReversiEngine, Size4, Size6, Size8, Size12, Variant, endgame, ffo};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::time::Duration;
@@ -294,6 +295,28 @@ fn a_full_width_search_matches_negamax_whichever_depths_use_the_table() {
             assert_eq!(r.score, Some(expected), "search.table_depth={table_depth}");
         }
     }
+}
+
+#[test]
+fn a_wipeout_at_the_horizon_ends_the_game() {
+    // From an othello8 game: after X c5 here, O takes X's last disc with
+    // the fifth ply (b4 g7 h8 d2 d1). A search exactly that deep must score
+    // the finished game, as negamax over the rules does; evaluating it as a
+    // live position once let the selective search walk into it.
+    const DEPTH: u32 = 5;
+    const ROOT: &str = "-------------------O-O----XXXO-----OXO---OOOOO------------------ X";
+    let cell = |name: &str| Move::<Size8>::parse(name).unwrap();
+    let pos = ffo::parse_obf(ROOT).unwrap().play(cell("c5"));
+    let wiped = ["b4", "g7", "h8", "d2", "d1"].iter().fold(pos, |p, &m| p.play(cell(m)));
+    assert!(wiped.player().is_empty() && wiped.legal_moves().is_empty());
+    let eval = PatternEval::<Size8>::compiled(Variant::Othello8);
+    let expected = negamax(&pos, &eval, DEPTH);
+    assert_eq!(expected, -wiped.final_score_for_mover() * SCORE_PER_DISC);
+    let mut s = Searcher::new(Box::new(eval), 1);
+    s.set_params(SearchParams { mpc_confidence: 0.0, ..SearchParams::DEFAULT });
+    let r = s.search(&pos, &Limits { depth: Some(DEPTH), ..Limits::default() });
+    assert_eq!(r.score, Some(expected));
+    assert_eq!(r.best, cell("b4"));
 }
 
 #[test]
