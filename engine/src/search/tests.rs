@@ -304,6 +304,7 @@ fn a_wipeout_at_the_horizon_ends_the_game() {
     // the finished game, as negamax over the rules does; evaluating it as a
     // live position once let the selective search walk into it.
     const DEPTH: u32 = 5;
+    const ROOT_DEPTH: u32 = 12;
     const ROOT: &str = "-------------------O-O----XXXO-----OXO---OOOOO------------------ X";
     let cell = |name: &str| Move::<Size8>::parse(name).unwrap();
     let pos = ffo::parse_obf(ROOT).unwrap().play(cell("c5"));
@@ -317,6 +318,13 @@ fn a_wipeout_at_the_horizon_ends_the_game() {
     let r = s.search(&pos, &Limits { depth: Some(DEPTH), ..Limits::default() });
     assert_eq!(r.score, Some(expected));
     assert_eq!(r.best, cell("b4"));
+    // The selective search of the 8x8 defaults must not walk into it
+    // either: after b4 X holds 2 discs of 16, a node no shallow probe may
+    // cut (`mpc.min_disc_share`).
+    let mut s = Searcher::new(Box::new(PatternEval::<Size8>::compiled(Variant::Othello8)), 1);
+    let root = ffo::parse_obf(ROOT).unwrap();
+    let r = s.search(&root, &Limits { depth: Some(ROOT_DEPTH), ..Limits::default() });
+    assert_ne!(r.best, cell("c5"));
 }
 
 #[test]
