@@ -307,13 +307,14 @@ fn a_wipeout_at_the_horizon_ends_the_game() {
     const ROOT_DEPTH: u32 = 12;
     const ROOT: &str = "-------------------O-O----XXXO-----OXO---OOOOO------------------ X";
     let cell = |name: &str| Move::<Size8>::parse(name).unwrap();
-    let pos = ffo::parse_obf(ROOT).unwrap().play(cell("c5"));
+    let root = ffo::parse_obf(ROOT).unwrap();
+    let pos = root.play(cell("c5"));
     let wiped = ["b4", "g7", "h8", "d2", "d1"].iter().fold(pos, |p, &m| p.play(cell(m)));
     assert!(wiped.player().is_empty() && wiped.legal_moves().is_empty());
     let eval = PatternEval::<Size8>::compiled(Variant::Othello8);
     let expected = negamax(&pos, &eval, DEPTH);
     assert_eq!(expected, -wiped.final_score_for_mover() * SCORE_PER_DISC);
-    let mut s = Searcher::new(Box::new(eval), 1);
+    let mut s = Searcher::new(Box::new(eval.clone()), 1);
     s.set_params(SearchParams { mpc_confidence: 0.0, ..SearchParams::DEFAULT });
     let r = s.search(&pos, &Limits { depth: Some(DEPTH), ..Limits::default() });
     assert_eq!(r.score, Some(expected));
@@ -321,8 +322,7 @@ fn a_wipeout_at_the_horizon_ends_the_game() {
     // The selective search of the 8x8 defaults must not walk into it
     // either: after b4 X holds 2 discs of 16, a node no shallow probe may
     // cut (`mpc.min_disc_share`).
-    let mut s = Searcher::new(Box::new(PatternEval::<Size8>::compiled(Variant::Othello8)), 1);
-    let root = ffo::parse_obf(ROOT).unwrap();
+    let mut s = Searcher::new(Box::new(eval), 1);
     let r = s.search(&root, &Limits { depth: Some(ROOT_DEPTH), ..Limits::default() });
     assert_ne!(r.best, cell("c5"));
 }
