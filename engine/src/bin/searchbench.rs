@@ -1,6 +1,8 @@
-//! `searchbench --variant V [--seconds S] [--positions N] [--empties E]`:
-//! searches positions reached by seeded random play for S CPU seconds each
-//! and reports depth, nodes and node rate.
+//! `searchbench --variant V [--seconds S | --depth D] [--positions N]
+//! [--empties E] [--seed K] [--write DIR]`: searches positions reached by
+//! seeded random play for S CPU seconds (or D plies) each and reports depth,
+//! nodes and node rate; `--write` also saves each position in the position
+//! text form (`DIR/pNN.txt`), for `analyze` and for other builds.
 
 use clap::Parser;
 use engine::game::Game;
@@ -10,6 +12,7 @@ use engine::search::{EngineConfig, Limits, TimePlan};
 use engine::with_geometry;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use std::path::PathBuf;
 
 /// Measures the engine's search on random middle-game positions.
 #[derive(Parser)]
@@ -21,6 +24,9 @@ struct Args {
     /// CPU seconds per position.
     #[arg(long, default_value_t = 1.0)]
     seconds: f64,
+    /// Search this many plies instead (the engine's default selectivity).
+    #[arg(long)]
+    depth: Option<u32>,
     /// Number of positions.
     #[arg(long, default_value_t = 5)]
     positions: usize,
@@ -30,6 +36,9 @@ struct Args {
     /// Seed of the random play.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Write each position to this folder as `pNN.txt` (position text form).
+    #[arg(long)]
+    write: Option<PathBuf>,
 }
 
 fn run<G: Geometry>(args: &Args) -> Result<(), String> {
@@ -46,8 +55,17 @@ fn run<G: Geometry>(args: &Args) -> Result<(), String> {
         if pos.is_terminal() || pos.legal_moves().len() < 2 {
             continue;
         }
+        if let Some(dir) = &args.write {
+            let path = dir.join(format!("p{done:02}.txt"));
+            std::fs::create_dir_all(dir)
+                .and_then(|()| std::fs::write(&path, pos.to_string()))
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+        }
         done += 1;
-        let limits = Limits { time: Some(TimePlan::fixed(args.seconds)), ..Limits::default() };
+        let limits = match args.depth {
+            Some(depth) => Limits { depth: Some(depth), ..Limits::default() },
+            None => Limits { time: Some(TimePlan::fixed(args.seconds)), ..Limits::default() },
+        };
         let r = engine.search(&pos, &limits);
         println!(
             "empties {:>3}  depth {:>2}{}  score {:>+6}  move {:>4}  nodes {:>10}  {:.3} s  {:.0} nodes/s",
