@@ -16,9 +16,6 @@ const FIRST_COLUMN: u64 = 0x0101_0101_0101_0101;
 /// Multiplier that stacks a column's cells (shifted to the first column)
 /// into the top byte, row `r` at bit `r`.
 const COLUMN_TO_BYTE: u64 = 0x0102_0408_1020_4080;
-/// Multiplier that stacks a set with at most one cell per column into the
-/// top byte, column `c` at bit `c`.
-const COLUMNS_TO_BYTE: u64 = FIRST_COLUMN;
 
 /// `COUNTS[k][line]`: the discs flipped along a full line whose mover's discs
 /// are the set bits of `line` by a move at place `k` (bit `k` clear).
@@ -79,6 +76,13 @@ const fn diagonals() -> [[u64; 64]; 2] {
     table
 }
 
+/// The cells of `set`, at most one per column, stacked into a byte by a
+/// multiplication: column `c` at bit `c`.
+#[inline(always)]
+const fn by_column(set: u64) -> u8 {
+    (set.wrapping_mul(FIRST_COLUMN) >> 56) as u8
+}
+
 /// The number of discs that a move on `cell`, the only empty cell of an
 /// 8x8 board, flips for the side whose discs are `mover` (0: the move is
 /// illegal).
@@ -87,8 +91,8 @@ pub fn last_flip_count(mover: u64, cell: usize) -> u32 {
     let (row, col) = (cell / SIDE, cell % SIDE);
     let along_row = (mover >> (row * SIDE)) as u8;
     let along_column = (((mover >> col) & FIRST_COLUMN).wrapping_mul(COLUMN_TO_BYTE) >> 56) as u8;
-    let along_diagonal = ((mover & DIAGONALS[0][cell]).wrapping_mul(COLUMNS_TO_BYTE) >> 56) as u8;
-    let along_anti = ((mover & DIAGONALS[1][cell]).wrapping_mul(COLUMNS_TO_BYTE) >> 56) as u8;
+    let along_diagonal = by_column(mover & DIAGONALS[0][cell]);
+    let along_anti = by_column(mover & DIAGONALS[1][cell]);
     u32::from(COUNTS[col][along_row as usize])
         + u32::from(COUNTS[row][along_column as usize])
         + u32::from(COUNTS[col][along_diagonal as usize])
