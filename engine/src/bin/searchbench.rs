@@ -25,7 +25,7 @@ struct Args {
     #[arg(long, default_value_t = 1.0)]
     seconds: f64,
     /// Search this many plies instead (the engine's default selectivity).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "seconds")]
     depth: Option<u32>,
     /// Number of positions.
     #[arg(long, default_value_t = 5)]
@@ -43,6 +43,9 @@ struct Args {
 
 fn run<G: Geometry>(args: &Args) -> Result<(), String> {
     let mut engine = ReversiEngine::<G>::new(args.variant, EngineConfig::default())?;
+    if let Some(dir) = &args.write {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
     let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
     let (mut nodes, mut seconds) = (0u64, 0.0);
     let mut done = 0;
@@ -57,9 +60,7 @@ fn run<G: Geometry>(args: &Args) -> Result<(), String> {
         }
         if let Some(dir) = &args.write {
             let path = dir.join(format!("p{done:02}.txt"));
-            std::fs::create_dir_all(dir)
-                .and_then(|()| std::fs::write(&path, pos.to_string()))
-                .map_err(|e| format!("{}: {e}", path.display()))?;
+            std::fs::write(&path, pos.to_string()).map_err(|e| format!("{}: {e}", path.display()))?;
         }
         done += 1;
         let limits = match args.depth {
