@@ -14,7 +14,7 @@ use crate::bitboard::{BitSet, Isa};
 use crate::eval::{Evaluator, SCORE_PER_DISC};
 use crate::search::control::{Control, SearchContext};
 use crate::search::tt::{Bound, FULL_CONFIDENCE, TtEntry, solved_depth};
-use crate::search::{SearchGame, SearchParams};
+use crate::search::{INFINITY, SearchGame, SearchParams};
 
 /// Ordering bonus of the transposition table's move.
 const TABLE_MOVE_BONUS: i32 = 1 << 20;
@@ -47,6 +47,13 @@ struct Setup<C> {
     lookahead_empties: u32,
     /// Nodes with at least this many empties also order by evaluation.
     eval_order_empties: u32,
+    /// Nodes with at least this many empties order by a search of the
+    /// evaluation...
+    sort_empties: u32,
+    /// ...this many plies deep there...
+    sort_depth: u32,
+    /// ...and two plies deeper every this many empties more.
+    sort_step: u32,
     /// Weight of one opponent reply in fastest-first ordering.
     reply_weight: i32,
     /// Weight of one empty cell the opponent may later play on.
@@ -93,6 +100,9 @@ impl<C: BitSet> Setup<C> {
             etc_empties: count(params.endgame_etc_empties),
             lookahead_empties: count(params.endgame_lookahead_empties),
             eval_order_empties: count(params.endgame_eval_order_empties),
+            sort_empties: count(params.endgame_sort_empties),
+            sort_depth: count(params.endgame_sort_depth),
+            sort_step: count(params.endgame_sort_step).max(1),
             reply_weight: weight(params.endgame_reply_weight),
             potential_weight: weight(params.endgame_potential_weight),
             lookahead_weight: weight(params.endgame_lookahead_weight),
@@ -454,7 +464,13 @@ crate::cpu::multiversion! {
                 order += setup.lookahead_weight * mobility_after_best_reply::<B, Simd>(&child);
             }
             if count >= setup.eval_order_empties {
-                order -= setup.eval_disc_weight * eval.evaluate_on::<Simd>(&child) / SCORE_PER_DISC;
+                let value = if count >= setup.sort_empties {
+                    let depth = setup.sort_depth + 2 * ((count - setup.sort_empties) / setup.sort_step);
+                    shallow_value::<B, E, Simd>(&mut ctx.control, eval, &child, depth, -INFINITY, INFINITY)
+                } else {
+                    eval.evaluate_on::<Simd>(&child)
+                };
+                order -= setup.eval_disc_weight * value / SCORE_PER_DISC;
             }
             if odd.contains(cell) {
                 order += setup.parity_bonus;

@@ -53,8 +53,10 @@ const TWELVE_CELLS: usize = Size12::CELLS;
 /// 8x8 adds Multi-ProbCut with its own fit (`analyze --fit-probcut`,
 /// README "Selectivity"), proven there by match, and an exact solver that
 /// tries the stable-disc ceiling from 4 empties when alpha is 2 discs per
-/// empty or more, and weighs the two-ply look-ahead less (measured on the
-/// FFO suite, README "The stable-disc ceiling near the end").
+/// empty or more, weighs the two-ply look-ahead less, and from 19 empties
+/// orders by a search of the evaluation (1 ply, 3 from 23 empties, 5 from
+/// 27) weighted 48 a disc (measured on the FFO suite, README "The
+/// stable-disc ceiling near the end" and "Sorting by a shallow search").
 const EIGHT_PARAMS: SearchParams = SearchParams {
     mpc_confidence: 1.5,
     mpc_sigma: 0.741,
@@ -62,6 +64,9 @@ const EIGHT_PARAMS: SearchParams = SearchParams {
     endgame_stability_empties: 4.0,
     endgame_stability_alpha_per_empty: 2.0,
     endgame_lookahead_weight: 8.0,
+    endgame_sort_empties: 19.0,
+    endgame_sort_step: 4.0,
+    endgame_eval_disc_weight: 48.0,
     ..REVERSI_PARAMS
 };
 

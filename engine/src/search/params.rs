@@ -198,6 +198,15 @@ registry! {
     endgame_eval_disc_weight = "endgame.eval_disc_weight", 32.0, 0.0, 1000.0;
     /// ...(the evaluation's threshold)...
     endgame_eval_order_empties = "endgame.eval_order_empties", 16.0, 0.0, 64.0;
+    /// ...where from this many empties on the child's value is a search
+    /// of the evaluation (alpha-beta, full window) instead of its static
+    /// value...
+    endgame_sort_empties = "endgame.sort_empties", 64.0, 0.0, 64.0;
+    /// ...this many plies deep there...
+    endgame_sort_depth = "endgame.sort_depth", 1.0, 1.0, 8.0;
+    /// ...and two plies deeper every this many empties more (64: never;
+    /// two, as the depth's parity changes how the evaluation judges)...
+    endgame_sort_step = "endgame.sort_step", 64.0, 1.0, 64.0;
     /// ...and the bonus of a move into a region with an odd number of empties.
     endgame_parity_bonus = "endgame.parity_bonus", 8.0, 0.0, 1000.0;
     /// A selective solve (see `solve.first_confidence`) tries ProbCut at

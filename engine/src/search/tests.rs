@@ -204,8 +204,9 @@ fn the_solver_finishes_two_empties_exactly_through_passes_and_blocked_ends() {
 fn the_solver_reads_its_registry_settings_and_stays_exact() {
     // Every path of the solver from the third empty up (table, enhanced
     // transposition cut-off, look-ahead and evaluation ordering, the
-    // stable-disc ceiling at any alpha), and the shallow walk alone: the
-    // same exact values by other trees.
+    // ordering by searches of 1, 3 and 5 plies, the stable-disc ceiling at
+    // any alpha), and the shallow walk alone: the same exact values by
+    // other trees.
     let mut everywhere = SearchParams::DEFAULT;
     for name in [
         "shallow_empties",
@@ -214,10 +215,12 @@ fn the_solver_reads_its_registry_settings_and_stays_exact() {
         "etc_empties",
         "lookahead_empties",
         "eval_order_empties",
+        "sort_empties",
     ] {
         everywhere.set(&format!("endgame.{name}"), 0.0).unwrap();
     }
     everywhere.set("endgame.stability_alpha_per_empty", -64.0).unwrap();
+    everywhere.set("endgame.sort_step", 4.0).unwrap();
     let mut walk = SearchParams::DEFAULT;
     walk.set("endgame.shallow_empties", 20.0).unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(11);
