@@ -218,7 +218,8 @@ pub fn solve_window<B: EndgameBoard, E: Evaluator<B>>(
 /// The value of `pos` for the side to move by a `depth`-ply alpha-beta
 /// search of `eval` (instruction set `I`), in score units, fail-soft within
 /// (`alpha`, `beta`), each node counted: what a selective solve's cuts
-/// predict the exact score from (and `analyze --fit-endgame` measures).
+/// predict the exact score from (and `analyze --fit-endgame` measures), and
+/// what orders the moves far from the end (`endgame.sort_*`).
 pub fn shallow_value<B: EndgameBoard, E: Evaluator<B>, I: Isa>(
     control: &mut Control,
     eval: &E,
