@@ -282,6 +282,23 @@ pub trait Lanes: BitSet {
     type Four<I: Isa>: FourSets<Set = Self>;
 }
 
+/// The code path whose `cpu::multiversion!` copies compute with
+/// instruction set `I` (the copy a function generic on `I` should call).
+#[inline(always)]
+pub(crate) fn code_path_of<I: Isa>() -> crate::cpu::CodePath {
+    use std::any::TypeId;
+    #[cfg(target_arch = "x86_64")]
+    {
+        if TypeId::of::<I>() == TypeId::of::<avx2::Avx512>() {
+            return crate::cpu::CodePath::Avx512;
+        }
+        if TypeId::of::<I>() == TypeId::of::<avx2::Avx2>() {
+            return crate::cpu::CodePath::Fast;
+        }
+    }
+    crate::cpu::CodePath::Portable
+}
+
 /// An instruction set the four-lane forms are computed with.
 pub trait Isa: Copy + Debug + Send + Sync + 'static {
     /// Four [`Bits<W>`] side by side.

@@ -190,8 +190,11 @@ pub trait EndgameBoard: SearchGame + Copy {
 /// score the end.
 #[inline(always)]
 pub fn last_move_discs_by_flips<B: EndgameBoard, I: Isa>(pos: &B, cell: usize) -> Option<i32> {
+    // No closures here or in the callers below: a closure does not inherit
+    // the per-CPU copy's target features, so the 12x12 board's vector
+    // operations inside one would be calls, not instructions.
     let flips = pos.lines::<I>().flips(cell);
-    flips.any().then(|| -pos.after(cell, flips).final_discs())
+    if flips.any() { Some(-pos.after(cell, flips).final_discs()) } else { None }
 }
 
 /// Solves `pos` within (`alpha`, `beta`) in score units, fail-soft, using
@@ -216,53 +219,78 @@ pub fn solve_window<B: EndgameBoard, E: Evaluator<B>>(
 }
 
 /// The value of `pos` for the side to move by a `depth`-ply alpha-beta
-/// search of `eval` (instruction set `I`), in score units, fail-soft within
-/// (`alpha`, `beta`), each node counted: what a selective solve's cuts
-/// predict the exact score from (and `analyze --fit-endgame` measures), and
-/// what orders the moves far from the end (`endgame.sort_*`).
+/// search of `eval` (on the per-CPU copy of instruction set `I`), in score
+/// units, fail-soft within (`alpha`, `beta`), each node counted: what a
+/// selective solve's cuts predict the exact score from (and `analyze
+/// --fit-endgame` measures), and what orders the moves far from the end
+/// (`endgame.sort_*`).
 pub fn shallow_value<B: EndgameBoard, E: Evaluator<B>, I: Isa>(
     control: &mut Control,
     eval: &E,
     pos: &B,
     depth: u32,
-    mut alpha: i32,
+    alpha: i32,
     beta: i32,
 ) -> i32 {
-    control.poll();
-    if depth == 0 {
-        return eval.evaluate_on::<I>(pos);
-    }
-    let lines = pos.lines::<I>();
-    let moves = lines.moves();
-    if moves.is_empty() {
-        if pos.opponent_move_cells().is_empty() {
-            return pos.final_discs() * SCORE_PER_DISC;
+    // A recursive function is not inlined into its caller's copy: without
+    // a copy of its own it would run without the CPU's features (every
+    // vector operation and PEXT a call).
+    crate::cpu::run_on!(
+        crate::bitboard::code_path_of::<I>(),
+        shallow_node::<B, E>(control, eval, pos, depth, alpha, beta)
+    )
+}
+
+crate::cpu::multiversion! {
+    /// [`shallow_value`] on one instruction set.
+    fn shallow_node<B: EndgameBoard, E: Evaluator<B>>(
+        control: &mut Control,
+        eval: &E,
+        pos: &B,
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        control.poll();
+        if depth == 0 {
+            return eval.evaluate_on::<Simd>(pos);
         }
-        return -shallow_value::<B, E, I>(control, eval, &pos.passed(), depth, -beta, -alpha);
-    }
-    let mut best = i32::MIN + 1;
-    for cell in moves.iter() {
-        let v = -shallow_value::<B, E, I>(control, eval, &pos.after(cell, lines.flips(cell)), depth - 1, -beta, -alpha);
-        if v > best {
-            best = v;
-            if v > alpha {
-                alpha = v;
-                if v >= beta {
-                    break;
+        let lines = pos.lines::<Simd>();
+        let moves = lines.moves();
+        if moves.is_empty() {
+            if pos.opponent_move_cells().is_empty() {
+                return pos.final_discs() * SCORE_PER_DISC;
+            }
+            return -shallow_node::<B, E>(control, eval, &pos.passed(), depth, -beta, -alpha);
+        }
+        let mut best = i32::MIN + 1;
+        for cell in moves.iter() {
+            let v = -shallow_node::<B, E>(control, eval, &pos.after(cell, lines.flips(cell)), depth - 1, -beta, -alpha);
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        break;
+                    }
                 }
             }
         }
+        best
     }
-    best
 }
 
 /// The final score for the mover after the last empty cell `cell` is
 /// filled (or left empty when neither side can play there).
 #[inline(always)]
 fn last_empty<B: EndgameBoard, I: Isa>(pos: &B, cell: usize) -> i32 {
-    pos.last_move_discs::<I>(cell)
-        .or_else(|| pos.passed().last_move_discs::<I>(cell).map(|v| -v))
-        .unwrap_or_else(|| pos.final_discs())
+    if let Some(v) = pos.last_move_discs::<I>(cell) {
+        v
+    } else if let Some(v) = pos.passed().last_move_discs::<I>(cell) {
+        -v
+    } else {
+        pos.final_discs()
+    }
 }
 
 /// The best value for the mover of `pos` (whose moves and flips `lines`
@@ -321,7 +349,10 @@ fn two_empties<B: EndgameBoard, I: Isa>(
         return pos.final_discs();
     }
     control.poll();
-    best_of_two(control, &passed, &lines, a, b, -alpha).map_or_else(|| pos.final_discs(), |v| -v)
+    match best_of_two(control, &passed, &lines, a, b, -alpha) {
+        Some(v) => -v,
+        None => pos.final_discs(),
+    }
 }
 
 /// The weighted mobility the side not to move in `pos` keeps after the
