@@ -8,7 +8,7 @@
 
 use super::{Evaluator, SCORE_PER_DISC};
 use crate::bitboard::BitSet;
-use crate::reversi::{CornerRegion, Geometry, Position, corner_regions, neighbours, stable_discs};
+use crate::reversi::{CornerRegion, Geometry, Position, corner_regions, neighbours, stable_discs_from};
 
 /// Value of a corner disc, in [`SCORE_PER_DISC`] units.
 const CORNER: i32 = 10 * SCORE_PER_DISC;
@@ -40,7 +40,7 @@ pub struct ClassicCounts {
     pub x_squares: i32,
     /// C-square discs whose corner is empty.
     pub c_squares: i32,
-    /// Stable discs ([`stable_discs`]).
+    /// Stable discs ([`crate::reversi::stable_discs`]).
     pub stable: i32,
     /// Frontier discs (next to an empty cell).
     pub frontier: i32,
@@ -50,9 +50,16 @@ pub struct ClassicCounts {
 
 impl ClassicCounts {
     /// The counts of the mover's discs `me` against the opponent's `you`,
-    /// with `G`'s corner regions `corners`.
+    /// with `G`'s corner regions `corners`; `stable_seeds` are stable discs
+    /// of `me` and `you` known from an earlier position of the game, or none
+    /// ([`stable_discs_from`]).
     #[inline(always)]
-    pub fn of<G: Geometry>(corners: &[CornerRegion<G::Bits>; 4], me: G::Bits, you: G::Bits) -> Self {
+    pub fn of<G: Geometry>(
+        corners: &[CornerRegion<G::Bits>; 4],
+        me: G::Bits,
+        you: G::Bits,
+        stable_seeds: (G::Bits, G::Bits),
+    ) -> Self {
         let empty = G::ALL - me - you;
         let diff = |set: G::Bits| (me & set).count() as i32 - (you & set).count() as i32;
         let mut counts = ClassicCounts::default();
@@ -63,7 +70,7 @@ impl ClassicCounts {
                 counts.c_squares += diff(region.c_squares);
             }
         }
-        let (my_stable, your_stable) = stable_discs::<G>(me, you);
+        let (my_stable, your_stable) = stable_discs_from::<G>(me, you, stable_seeds);
         counts.stable = my_stable.count() as i32 - your_stable.count() as i32;
         counts.frontier = neighbours::<G>(empty, me).count() as i32 - neighbours::<G>(empty, you).count() as i32;
         counts.discs = me.count() as i32 - you.count() as i32;
@@ -101,7 +108,7 @@ impl<G: Geometry> Evaluator<Position<G>> for ClassicEval<G> {
         let discs = G::CELLS as i32 - empties;
         let span = (G::CELLS as i32 - self.start_discs).max(1);
         let progress = ((discs - self.start_discs).max(0) * PROGRESS_ONE / span).min(PROGRESS_ONE);
-        let counts = ClassicCounts::of::<G>(&self.corners, me, you);
+        let counts = ClassicCounts::of::<G>(&self.corners, me, you, (G::Bits::EMPTY, G::Bits::EMPTY));
         let mobility = pos.moves().count() as i32 - pos.opponent_moves().count() as i32;
         let late = progress * progress / PROGRESS_ONE;
         let parity = if empties % 2 == 1 { 1 } else { -1 };

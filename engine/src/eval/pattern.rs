@@ -11,7 +11,9 @@
 //! In a search the pattern indices are not read at the horizon but kept up
 //! to date move by move ([`PatternTrail`], the evaluation's
 //! [`Evaluator::Trail`]): a move adds each changed cell's place value to
-//! the indices of the instances through it, from both colours' sides.
+//! the indices of the instances through it, from both colours' sides. The
+//! trail also keeps the stable discs of its first position, from which the
+//! stable discs of every later one grow in fewer rounds.
 
 use super::Evaluator;
 use super::classic::ClassicCounts;
@@ -22,7 +24,9 @@ use super::registry::{
 use super::weights::{WeightSet, compiled};
 use crate::bitboard::{BitSet, Isa, Portable};
 use crate::game::Color;
-use crate::reversi::{CornerRegion, Geometry, Move, Position, Variant, corner_regions, legal_moves_with, neighbours};
+use crate::reversi::{
+    CornerRegion, Geometry, Move, Position, Variant, corner_regions, legal_moves_with, neighbours, stable_discs,
+};
 use std::borrow::Cow;
 use std::path::Path;
 
@@ -34,7 +38,6 @@ const MAX_INSTANCES: usize = 64;
 
 /// Most positional classes on any board (12x12 has 21).
 const MAX_CLASSES: usize = 32;
-
 /// What a trail keeps of one position: every pattern instance's index read
 /// from each colour's side, and Black's discs less White's in each
 /// positional class.
@@ -47,11 +50,14 @@ struct Tracked {
 }
 
 /// The pattern indices and class counts of every position along a
-/// search's line, the last one the current position's: [`PatternEval`]'s
-/// [`Evaluator::Trail`].
+/// search's line, the last one the current position's, and the stable
+/// discs of the first: [`PatternEval`]'s [`Evaluator::Trail`].
 #[derive(Clone, Debug, Default)]
-pub struct PatternTrail {
+pub struct PatternTrail<B> {
     stack: Vec<Tracked>,
+    /// Indexed by [`Color::index`]: the stable discs of that colour in the
+    /// trail's first position ([`crate::reversi::stable_discs_from`]).
+    stable: [B; 2],
 }
 
 /// One active feature: the weight at `index` counts `multiplicity` times.
@@ -300,7 +306,7 @@ impl<G: Geometry> Features<G> {
         for (i, &class) in self.classes.iter().enumerate() {
             sink.add(positional + i, (me & class).count() as i32 - (you & class).count() as i32);
         }
-        self.visit_scalars::<S, I>(pos, base, sink);
+        self.visit_scalars::<S, I>(pos, base, (G::Bits::EMPTY, G::Bits::EMPTY), sink);
         let mut mine = [0u64; MAX_WORDS];
         let mut theirs = [0u64; MAX_WORDS];
         for w in 0..G::Bits::WORDS {
@@ -333,9 +339,16 @@ impl<G: Geometry> Features<G> {
 
     /// Feeds every feature of `pos` but the positional classes and the
     /// patterns to `sink`, in the phase starting at weight `base`, computed
-    /// with instruction set `I`.
+    /// with instruction set `I`; `stable_seeds` are stable discs of the
+    /// mover and the opponent known from an earlier position, or none.
     #[inline(always)]
-    fn visit_scalars<S: Sink, I: Isa>(&self, pos: &Position<G>, base: usize, sink: &mut S) {
+    fn visit_scalars<S: Sink, I: Isa>(
+        &self,
+        pos: &Position<G>,
+        base: usize,
+        stable_seeds: (G::Bits, G::Bits),
+        sink: &mut S,
+    ) {
         let (me, you) = (pos.player(), pos.opponent());
         let empty = pos.empty();
         let tables = &self.registry.tables;
@@ -346,7 +359,7 @@ impl<G: Geometry> Features<G> {
         sink.add(base + tables[POTENTIAL_MOBILITY].offset, potential);
         let parity = if empty.count() % 2 == 1 { 1 } else { -1 };
         sink.add(base + tables[PARITY].offset, parity);
-        let counts = ClassicCounts::of::<G>(&self.corners, me, you);
+        let counts = ClassicCounts::of::<G>(&self.corners, me, you, stable_seeds);
         for (table, count) in [
             (CORNERS, counts.corners),
             (X_SQUARES, counts.x_squares),
@@ -526,20 +539,23 @@ impl<G: Geometry> PatternEval<G> {
 }
 
 impl<G: Geometry> Evaluator<Position<G>> for PatternEval<G> {
-    type Trail = PatternTrail;
+    type Trail = PatternTrail<G::Bits>;
 
     #[inline(always)]
     fn evaluate(&self, pos: &Position<G>) -> i32 {
         self.evaluate_on::<Portable>(pos)
     }
 
-    fn trail_start(&self, trail: &mut PatternTrail, root: &Position<G>) {
+    fn trail_start(&self, trail: &mut PatternTrail<G::Bits>, root: &Position<G>) {
         trail.stack.clear();
         trail.stack.push(self.features.tracked(root));
+        let (mine, theirs) = stable_discs::<G>(root.player(), root.opponent());
+        trail.stable[root.to_move().index()] = mine;
+        trail.stable[root.to_move().opponent().index()] = theirs;
     }
 
     #[inline(always)]
-    fn trail_push(&self, trail: &mut PatternTrail, after: &Position<G>, mv: Move<G>, before: &Position<G>) {
+    fn trail_push(&self, trail: &mut PatternTrail<G::Bits>, after: &Position<G>, mv: Move<G>, before: &Position<G>) {
         let Some(&top) = trail.stack.last() else { return };
         trail.stack.push(top);
         if let Some(cell) = mv.cell()
@@ -552,18 +568,19 @@ impl<G: Geometry> Evaluator<Position<G>> for PatternEval<G> {
     }
 
     #[inline(always)]
-    fn trail_pop(&self, trail: &mut PatternTrail) {
+    fn trail_pop(&self, trail: &mut PatternTrail<G::Bits>) {
         trail.stack.pop();
     }
 
     #[inline(always)]
-    fn evaluate_trail_on<I: Isa>(&self, trail: &PatternTrail, pos: &Position<G>) -> i32 {
+    fn evaluate_trail_on<I: Isa>(&self, trail: &PatternTrail<G::Bits>, pos: &Position<G>) -> i32 {
         let Some(tracked) = trail.stack.last() else { return self.evaluate_on::<I>(pos) };
         debug_assert_eq!(*tracked, self.features.tracked(pos), "the trail has lost its position\n{pos}");
         let mut sum = Sum { weights: &self.weights, total: 0 };
         let base = self.features.phase_base(pos);
         self.features.tracked_features(tracked, pos, base, &mut sum);
-        self.features.visit_scalars::<_, I>(pos, base, &mut sum);
+        let seeds = (trail.stable[pos.to_move().index()], trail.stable[pos.to_move().opponent().index()]);
+        self.features.visit_scalars::<_, I>(pos, base, seeds, &mut sum);
         sum.total
     }
 
@@ -646,13 +663,22 @@ mod tests {
         on_every_board!(check_linear);
     }
 
-    /// Plays random games forward and back through a trail: the trail's
-    /// evaluation equals the one read afresh at every position.
+    /// Plays random games forward and back through a trail started at the
+    /// start or after a random opening (so that it holds stable discs): the
+    /// trail's evaluation equals the one read afresh at every position.
     fn check_trail<G: Geometry>(variant: Variant) {
         let eval = PatternEval::<G>::with_weights(random_weights(variant, 5));
         let mut rng = ChaCha8Rng::seed_from_u64(17);
-        for _ in 0..4 {
+        for game in 0..8 {
             let mut pos: Position<G> = variant.start();
+            let opening = if game < 2 { 0 } else { rng.random_range(0..G::CELLS * 3 / 4) };
+            for _ in 0..opening {
+                if pos.is_terminal() {
+                    break;
+                }
+                let moves = pos.legal_moves();
+                pos = pos.play(moves[rng.random_range(0..moves.len())]);
+            }
             let mut trail = PatternTrail::default();
             eval.trail_start(&mut trail, &pos);
             let mut line = Vec::new();

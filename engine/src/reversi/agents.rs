@@ -21,35 +21,35 @@ pub enum ReversiEvaluator<G: Geometry> {
 }
 
 impl<G: Geometry> Evaluator<Position<G>> for ReversiEvaluator<G> {
-    type Trail = PatternTrail;
+    type Trail = PatternTrail<G::Bits>;
 
     #[inline(always)]
     fn evaluate(&self, pos: &Position<G>) -> i32 {
         self.evaluate_on::<Portable>(pos)
     }
 
-    fn trail_start(&self, trail: &mut PatternTrail, root: &Position<G>) {
+    fn trail_start(&self, trail: &mut PatternTrail<G::Bits>, root: &Position<G>) {
         if let ReversiEvaluator::Pattern(eval) = self {
             eval.trail_start(trail, root);
         }
     }
 
     #[inline(always)]
-    fn trail_push(&self, trail: &mut PatternTrail, after: &Position<G>, mv: Move<G>, before: &Position<G>) {
+    fn trail_push(&self, trail: &mut PatternTrail<G::Bits>, after: &Position<G>, mv: Move<G>, before: &Position<G>) {
         if let ReversiEvaluator::Pattern(eval) = self {
             eval.trail_push(trail, after, mv, before);
         }
     }
 
     #[inline(always)]
-    fn trail_pop(&self, trail: &mut PatternTrail) {
+    fn trail_pop(&self, trail: &mut PatternTrail<G::Bits>) {
         if let ReversiEvaluator::Pattern(eval) = self {
             eval.trail_pop(trail);
         }
     }
 
     #[inline(always)]
-    fn evaluate_trail_on<I: Isa>(&self, trail: &PatternTrail, pos: &Position<G>) -> i32 {
+    fn evaluate_trail_on<I: Isa>(&self, trail: &PatternTrail<G::Bits>, pos: &Position<G>) -> i32 {
         match self {
             ReversiEvaluator::Pattern(eval) => eval.evaluate_trail_on::<I>(trail, pos),
             ReversiEvaluator::Classic(eval) => eval.evaluate_on::<I>(pos),

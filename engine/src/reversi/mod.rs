@@ -33,6 +33,6 @@ pub use geometry::{
 };
 pub use perft::{MAX_DEPTH as MAX_PERFT_DEPTH, PerftCounts, perft};
 pub use position::{MAX_MOVES, Move, Position, Scoring};
-pub use stability::{stable_discs, stable_discs_of};
+pub use stability::{stable_discs, stable_discs_from, stable_discs_of};
 pub use text::{ParseError, disc_char, parse_rows, parse_side};
 pub use variant::Variant;

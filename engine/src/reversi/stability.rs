@@ -171,10 +171,12 @@ impl<B: BitSet> SafeCells<B> {
         SafeCells(Line::ALL.map(|line| line.full::<G>(occupied) | line.border::<G>()))
     }
 
-    /// The stable discs of `own`: grown from none to the fixed point.
+    /// The stable discs of `own`: grown from `seed` (none, or discs the
+    /// rule proved stable in an earlier position of the game) to the fixed
+    /// point.
     #[inline(always)]
-    fn grow<G: Geometry<Bits = B>>(&self, own: B) -> B {
-        let mut stable = B::EMPTY;
+    fn grow<G: Geometry<Bits = B>>(&self, own: B, seed: B) -> B {
+        let mut stable = seed & own;
         loop {
             let mut next = own;
             for (line, &safe) in Line::ALL.iter().zip(&self.0) {
@@ -200,12 +202,27 @@ fn none_possible<G: Geometry>(occupied: G::Bits) -> bool {
 /// The discs of `player` and of `opponent` that can never be flipped, as far
 /// as the line rule above proves (a subset of the truly stable discs).
 pub fn stable_discs<G: Geometry>(player: G::Bits, opponent: G::Bits) -> (G::Bits, G::Bits) {
+    stable_discs_from::<G>(player, opponent, (G::Bits::EMPTY, G::Bits::EMPTY))
+}
+
+/// The same as [`stable_discs`], found faster from `seeds`: the discs of
+/// `player` and of `opponent` that it returned for an earlier position of
+/// the same game (the discs it proves stable stay stable and keep their
+/// colour, and every later position proves them again, so growing from
+/// them reaches the same fixed point in fewer rounds).
+#[inline(always)]
+pub fn stable_discs_from<G: Geometry>(
+    player: G::Bits,
+    opponent: G::Bits,
+    seeds: (G::Bits, G::Bits),
+) -> (G::Bits, G::Bits) {
     let occupied = player | opponent;
     if none_possible::<G>(occupied) {
         return (G::Bits::EMPTY, G::Bits::EMPTY);
     }
+    debug_assert!(seeds.0 - player == G::Bits::EMPTY && seeds.1 - opponent == G::Bits::EMPTY, "a seed disc flipped");
     let safe = SafeCells::new::<G>(occupied);
-    (safe.grow::<G>(player), safe.grow::<G>(opponent))
+    (safe.grow::<G>(player, seeds.0), safe.grow::<G>(opponent, seeds.1))
 }
 
 /// The discs of `own` that can never be flipped when the empty cells are
@@ -215,7 +232,7 @@ pub fn stable_discs_of<G: Geometry>(own: G::Bits, empty: G::Bits) -> G::Bits {
     if none_possible::<G>(occupied) {
         return G::Bits::EMPTY;
     }
-    SafeCells::new::<G>(occupied).grow::<G>(own)
+    SafeCells::new::<G>(occupied).grow::<G>(own, G::Bits::EMPTY)
 }
 
 #[cfg(test)]
@@ -240,7 +257,8 @@ mod tests {
         line
     }
 
-    /// Every disc the rule calls stable keeps its colour to the end of the game.
+    /// Every disc the rule calls stable keeps its colour to the end of the
+    /// game, and seeds the same finding in every later position.
     fn stable_discs_never_flip<G: Geometry>(variant: Variant, choices: &[u16]) {
         let line = play_out::<G>(variant, choices);
         for (k, pos) in line.iter().enumerate() {
@@ -250,6 +268,14 @@ mod tests {
             for later in &line[k..] {
                 assert_eq!(mine - later.discs(mover), G::Bits::EMPTY, "a stable disc flipped");
                 assert_eq!(theirs - later.discs(other), G::Bits::EMPTY, "a stable disc flipped");
+                // Grown from this position's stable discs, a later position
+                // finds what it finds from none.
+                let seeds = if later.to_move() == mover { (mine, theirs) } else { (theirs, mine) };
+                assert_eq!(
+                    stable_discs_from::<G>(later.player(), later.opponent(), seeds),
+                    stable_discs::<G>(later.player(), later.opponent()),
+                    "seeded growth differs"
+                );
             }
         }
     }
