@@ -81,6 +81,13 @@ impl Line {
         }
     }
 
+    /// The cells a disc is safe on along this line whatever its
+    /// neighbours: the occupied cells of full lines and the border.
+    #[inline(always)]
+    fn safe<G: Geometry>(self, occupied: G::Bits) -> G::Bits {
+        self.full::<G>(occupied) | self.border::<G>()
+    }
+
     /// The occupied cells of `occupied` whose whole line is occupied.
     #[inline(always)]
     fn full<G: Geometry>(self, occupied: G::Bits) -> G::Bits {
@@ -168,7 +175,15 @@ impl<B: BitSet> SafeCells<B> {
     /// The safe cells of a board whose occupied cells are `occupied`.
     #[inline(always)]
     fn new<G: Geometry<Bits = B>>(occupied: B) -> Self {
-        SafeCells(Line::ALL.map(|line| line.full::<G>(occupied) | line.border::<G>()))
+        // Written out rather than `Line::ALL.map(..)`, whose closure was
+        // compiled apart from the per-CPU copy of the search that inlines
+        // this (see "No closures around vector code" in the README).
+        SafeCells([
+            Line::Row.safe::<G>(occupied),
+            Line::Column.safe::<G>(occupied),
+            Line::Diagonal.safe::<G>(occupied),
+            Line::AntiDiagonal.safe::<G>(occupied),
+        ])
     }
 
     /// The stable discs of `own`: grown from `seed` (none, or discs the
