@@ -157,6 +157,12 @@ pub trait EndgameBoard: SearchGame + Copy {
     fn parity_regions() -> [Self::Cells; PARITY_REGIONS];
     /// A static value of `cell` for move ordering (corners high).
     fn cell_priority(cell: usize) -> i32;
+    /// The largest final score, in discs, that either side can reach from
+    /// any position of the game: no solve needs a window wider than it.
+    fn score_limit(&self) -> i32 {
+        DISC_INFINITY
+    }
+
     /// An upper bound on the final score of the side to move, in discs
     /// (from discs the opponent can never lose). `None` when no bound better
     /// than `alpha` is cheap to find.
@@ -209,8 +215,19 @@ pub fn solve_window<B: EndgameBoard, E: Evaluator<B>>(
     alpha: i32,
     beta: i32,
 ) -> i32 {
-    let alpha = alpha.div_euclid(SCORE_PER_DISC).clamp(-DISC_INFINITY, DISC_INFINITY);
-    let beta = (beta + SCORE_PER_DISC - 1).div_euclid(SCORE_PER_DISC).clamp(-DISC_INFINITY, DISC_INFINITY);
+    // No score lies beyond the limit, so a window reaching past it is
+    // narrowed to it (a wipeout then cuts at once instead of being proved
+    // unbeatable), and a window wholly beyond it is answered at once.
+    let limit = pos.score_limit();
+    let alpha = alpha.div_euclid(SCORE_PER_DISC);
+    let beta = (beta + SCORE_PER_DISC - 1).div_euclid(SCORE_PER_DISC);
+    if alpha >= limit {
+        return limit * SCORE_PER_DISC;
+    }
+    if beta <= -limit {
+        return -limit * SCORE_PER_DISC;
+    }
+    let (alpha, beta) = (alpha.max(-limit), beta.min(limit));
     let setup = Setup::new(params, B::parity_regions(), ctx.solve_confidence);
     let empties = pos.empty_cells();
     let score =

@@ -240,16 +240,19 @@ impl<G: Geometry> EndgameBoard for Position<G> {
         priority(cell, G::N)
     }
 
+    fn score_limit(&self) -> i32 {
+        G::CELLS as i32 + i32::from(self.scoring().black_bonus).abs()
+    }
+
     #[inline]
     fn score_ceiling(&self, alpha: i32) -> Option<i32> {
-        let slack = i32::from(self.scoring().black_bonus).abs();
-        let cells = G::CELLS as i32;
+        let limit = self.score_limit();
         // Only worth computing when the opponent has discs enough to cut.
-        if cells + slack - 2 * self.opponent().count() as i32 > alpha {
+        if limit - 2 * self.opponent().count() as i32 > alpha {
             return None;
         }
         let stable = stable_discs_of::<G>(self.opponent(), self.empty()).count() as i32;
-        Some(cells + slack - 2 * stable)
+        Some(limit - 2 * stable)
     }
 
     #[inline(always)]

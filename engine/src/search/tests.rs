@@ -170,6 +170,35 @@ fn the_solver_matches_minimax_in_every_window() {
 }
 
 #[test]
+fn the_solver_answers_windows_at_and_beyond_the_largest_score() {
+    // No score passes the board's cell count: windows reaching past it are
+    // narrowed to it and windows wholly beyond it answered at once, which
+    // must stay right also for wipeouts, whose score is that limit.
+    let mut rng = ChaCha8Rng::seed_from_u64(41);
+    let mut ctx = control::SearchContext::new(1, 1);
+    let limit = Size4::CELLS as i32;
+    let mut wipeouts = 0;
+    for _ in 0..3000 {
+        let empties = 2 + rng.random_range(0..6);
+        let pos = random_position::<Size4>(Variant::Tiny4, empties, &mut rng);
+        let exact = minimax(&pos);
+        wipeouts += usize::from(exact.abs() == limit);
+        let windows = [
+            (exact - 1, 1000),
+            (-1000, exact + 1),
+            (limit - 1, 1000),
+            (-1000, 1 - limit),
+            (limit, 1000),
+            (-1000, -limit),
+            (limit + 3, limit + 9),
+            (-limit - 9, -limit - 3),
+        ];
+        check_solver_windows(&mut ctx, &pos, exact, &windows);
+    }
+    assert!(wipeouts >= 10, "{wipeouts} wipeouts: the limit's edge went untested");
+}
+
+#[test]
 fn the_solver_finishes_two_empties_exactly_through_passes_and_blocked_ends() {
     // Two empty cells have their own shortcut: every window, against
     // minimax, including positions where the mover must pass and where
