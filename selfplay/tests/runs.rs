@@ -314,9 +314,13 @@ fn games_side_by_side_charge_each_move_as_much_as_one_at_a_time() {
         let plies: u32 = games.iter().map(|g| g.plies).sum();
         cpu / f64::from(plies)
     }
+    // The defect charged about half; games that end on different moves and
+    // a busy machine move the ratio by up to about a tenth (0.275 against
+    // 0.248 s seen once), so the bound sits between the two.
+    const TOLERANCE: f64 = 0.25;
     let (one, two) = (charged_per_move(1), charged_per_move(2));
     assert!(one > 0.1, "{one:.3} s per move at one thread: the engines did not use their time");
-    assert!((two / one - 1.0).abs() < 0.10, "{two:.3} s per move at two threads against {one:.3} s at one");
+    assert!((two / one - 1.0).abs() < TOLERANCE, "{two:.3} s per move at two threads against {one:.3} s at one");
 }
 
 /// Games of each long time-loss test (issue 14: 1,000 per game).
