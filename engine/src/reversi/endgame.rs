@@ -283,18 +283,27 @@ crate::cpu::multiversion! {
         let mut best = i32::MIN + 1;
         for cell in moves.iter() {
             let v = -shallow_node::<B, E>(control, eval, &pos.after(cell, lines.flips(cell)), depth - 1, -beta, -alpha);
-            if v > best {
-                best = v;
-                if v > alpha {
-                    alpha = v;
-                    if v >= beta {
-                        break;
-                    }
-                }
+            if raise(v, &mut best, &mut alpha, beta) {
+                break;
             }
         }
         best
     }
+}
+
+/// One step of a fail-soft move loop: `v`, the value of the move just
+/// searched, raises `best` and, past it, `alpha`. True when `v` reaches
+/// `beta` and the loop is cut.
+#[inline(always)]
+fn raise(v: i32, best: &mut i32, alpha: &mut i32, beta: i32) -> bool {
+    if v > *best {
+        *best = v;
+        if v > *alpha {
+            *alpha = v;
+            return v >= beta;
+        }
+    }
+    false
 }
 
 /// The final score for the mover after the last empty cell `cell` is
@@ -447,14 +456,8 @@ crate::cpu::multiversion! {
             for cell in (moves & odd).iter().chain((moves - odd).iter()) {
                 let child = pos.after(cell, lines.flips(cell));
                 let v = -solve_node::<B, E>(ctx, eval, setup, &child, -beta, -alpha, empties - B::Cells::bit(cell), count - 1);
-                if v > best {
-                    best = v;
-                    if v > alpha {
-                        alpha = v;
-                        if v >= beta {
-                            break;
-                        }
-                    }
+                if raise(v, &mut best, &mut alpha, beta) {
+                    break;
                 }
             }
             return best;
@@ -562,14 +565,10 @@ crate::cpu::multiversion! {
                 return 0;
             }
             if v > best {
-                best = v;
                 best_cell = cell;
-                if v > alpha {
-                    alpha = v;
-                    if v >= beta {
-                        break;
-                    }
-                }
+            }
+            if raise(v, &mut best, &mut alpha, beta) {
+                break;
             }
         }
         if use_table {
