@@ -149,6 +149,9 @@ registry! {
     /// the table with moves and bounds for the next), then the exact one;
     /// `SOLVE_CONFIDENCES.len()` (5): the exact solve alone.
     solve_first_confidence = "solve.first_confidence", 5.0, 0.0, 5.0;
+    /// ...when the solve starts with at least this many plies to go
+    /// (fewer: the exact solve alone, which is then quicker).
+    solve_ladder_plies = "solve.ladder_plies", 0.0, 0.0, 64.0;
     /// Multi-ProbCut's confidence: a node is cut when a shallow search puts
     /// it this many standard deviations beyond the window (0: off)...
     mpc_confidence = "mpc.confidence", 0.0, 0.0, 8.0;

@@ -265,7 +265,11 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
         let mut prev_score = None;
         let mut same_parity_score = None;
         // The next step of the selective solves' ladder.
-        let mut confidence_step = (self.params.solve_first_confidence.round() as usize).min(SOLVE_CONFIDENCES.len());
+        let mut confidence_step = if end.is_some_and(|e| f64::from(e) >= self.params.solve_ladder_plies) {
+            (self.params.solve_first_confidence.round() as usize).min(SOLVE_CONFIDENCES.len())
+        } else {
+            SOLVE_CONFIDENCES.len()
+        };
         while depth <= max_depth {
             // The first iteration always finishes: there is always a move.
             self.ctx.control.arm(depth > 1 || limits.solve);

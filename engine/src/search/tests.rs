@@ -85,6 +85,46 @@ fn selectivity_never_changes_an_exact_result() {
 }
 
 #[test]
+fn the_ladder_starts_only_with_enough_plies_to_go() {
+    // `solve.ladder_plies`: with fewer plies to go the exact solve runs
+    // alone (the same tree as with no ladder), with as many the selective
+    // solves run first; the score is exact either way.
+    let ladder = SearchParams {
+        endgame_probcut_empties: 5.0,
+        endgame_probcut_depth: 1.0,
+        endgame_table_empties: 5.0,
+        endgame_shallow_empties: 4.0,
+        solve_first_confidence: 0.0,
+        ..SearchParams::DEFAULT
+    };
+    let alone = SearchParams { solve_first_confidence: params::SOLVE_CONFIDENCES.len() as f64, ..ladder };
+    let mut rng = ChaCha8Rng::seed_from_u64(37);
+    let mut checked = 0;
+    while checked < 6 {
+        let pos = random_position::<Size6>(Variant::Othello6, 10, &mut rng);
+        // With a single move the search answers without searching.
+        if pos.is_terminal() || pos.legal_moves().iter().count() < 2 {
+            continue;
+        }
+        checked += 1;
+        let plies = f64::from(pos.empty_count());
+        let solve = |params: SearchParams| {
+            let mut s = Searcher::new(Box::new(PatternEval::<Size6>::compiled(Variant::Othello6)), 1);
+            s.set_params(params);
+            let r = s.search(&pos, &Limits { solve: true, ..Limits::default() });
+            (r.score, r.nodes)
+        };
+        let exact = solve(alone);
+        assert_eq!(exact.0, Some(minimax(&pos) * SCORE_PER_DISC));
+        let short = solve(SearchParams { solve_ladder_plies: plies + 1.0, ..ladder });
+        assert_eq!(short, exact, "one ply short of the ladder: the exact solve alone");
+        let climbed = solve(SearchParams { solve_ladder_plies: plies, ..ladder });
+        assert_eq!(climbed.0, exact.0);
+        assert_ne!(climbed.1, exact.1, "the ladder ran no selective solve");
+    }
+}
+
+#[test]
 fn selective_solves_cut_and_leave_the_exact_solve_exact() {
     // Selective solves trust ProbCut, here with a far too narrow margin so
     // that their cuts go wrong; an exact solve on the same table after them
