@@ -158,10 +158,9 @@ pub trait EndgameBoard: SearchGame + Copy {
     /// A static value of `cell` for move ordering (corners high).
     fn cell_priority(cell: usize) -> i32;
     /// The largest final score, in discs, that either side can reach from
-    /// any position of the game: no solve needs a window wider than it.
-    fn score_limit(&self) -> i32 {
-        DISC_INFINITY
-    }
+    /// any position of the game (below [`DISC_INFINITY`]): no solve needs
+    /// a window wider than it.
+    fn score_limit(&self) -> i32;
 
     /// An upper bound on the final score of the side to move, in discs
     /// (from discs the opponent can never lose). `None` when no bound better
