@@ -49,6 +49,14 @@ struct Tracked {
     classes: [i8; MAX_CLASSES],
 }
 
+/// What one side sees of a position: the pattern indices read from its
+/// side and Black's discs less White's in each positional class.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Seen {
+    view: [u16; MAX_INSTANCES],
+    classes: [i8; MAX_CLASSES],
+}
+
 /// The pattern indices and class counts of every position along a
 /// search's line, the last one the current position's, and the stable
 /// discs of the first: [`PatternEval`]'s [`Evaluator::Trail`].
@@ -372,19 +380,41 @@ impl<G: Geometry> Features<G> {
         }
     }
 
-    /// Feeds the positional and pattern features `tracked` holds for `pos`,
-    /// in the phase starting at weight `base`.
+    /// Feeds the positional and pattern features of a position whose side
+    /// to move has colour sign `sign` ([`Color::sign`]), Black's discs less
+    /// White's in each class `classes` and the pattern indices `view` read
+    /// from its side, in the phase starting at weight `base`.
     #[inline(always)]
-    fn tracked_features<S: Sink>(&self, tracked: &Tracked, pos: &Position<G>, base: usize, sink: &mut S) {
+    fn seen_features<S: Sink>(&self, seen: &Seen, sign: i32, base: usize, sink: &mut S) {
         let positional = base + self.registry.tables[POSITIONAL].offset;
-        let sign = pos.to_move().sign();
-        for (i, &count) in tracked.classes[..self.classes.len()].iter().enumerate() {
+        for (i, &count) in seen.classes[..self.classes.len()].iter().enumerate() {
             sink.add(positional + i, sign * i32::from(count));
         }
-        let view = &tracked.views[pos.to_move().index()];
-        for (&offset, &index) in self.offsets.iter().zip(view) {
+        for (&offset, &index) in self.offsets.iter().zip(&seen.view) {
             sink.add(base + (offset + u32::from(index)) as usize, 1);
         }
+    }
+
+    /// What the side to move after `mover` places a disc on `cell` and
+    /// turns `flips` over sees, from `tracked` before the move: the one
+    /// view of [`Features::advance`] an evaluation reads.
+    #[inline(always)]
+    fn seen_after(&self, tracked: &Tracked, mover: Color, cell: usize, flips: G::Bits) -> Seen {
+        let sign = mover.sign() as i8;
+        let mut seen = Seen { view: tracked.views[mover.opponent().index()], classes: tracked.classes };
+        seen.classes[usize::from(self.class_of[cell])] += sign;
+        // The placed disc: digit 0 -> 2 from the opponent's side.
+        for &(slot, place) in self.slots(cell) {
+            seen.view[usize::from(slot)] += 2 * place;
+        }
+        // A flipped disc: 1 -> 2 from the opponent's side.
+        for flipped in flips.iter() {
+            seen.classes[usize::from(self.class_of[flipped])] += 2 * sign;
+            for &(slot, place) in self.slots(flipped) {
+                seen.view[usize::from(slot)] += place;
+            }
+        }
+        seen
     }
 
     /// The pattern indices and class counts of `pos`, read cell by cell.
@@ -538,6 +568,20 @@ impl<G: Geometry> PatternEval<G> {
     }
 }
 
+impl<G: Geometry> PatternEval<G> {
+    /// The value of `pos`, whose side to move sees `seen`, with the stable
+    /// discs grown from those of `trail`'s first position.
+    #[inline(always)]
+    fn evaluate_seen<I: Isa>(&self, trail: &PatternTrail<G::Bits>, seen: &Seen, pos: &Position<G>) -> i32 {
+        let mut sum = Sum { weights: &self.weights, total: 0 };
+        let base = self.features.phase_base(pos);
+        self.features.seen_features(seen, pos.to_move().sign(), base, &mut sum);
+        let seeds = (trail.stable[pos.to_move().index()], trail.stable[pos.to_move().opponent().index()]);
+        self.features.visit_scalars::<_, I>(pos, base, seeds, &mut sum);
+        sum.total
+    }
+}
+
 impl<G: Geometry> Evaluator<Position<G>> for PatternEval<G> {
     type Trail = PatternTrail<G::Bits>;
 
@@ -576,12 +620,32 @@ impl<G: Geometry> Evaluator<Position<G>> for PatternEval<G> {
     fn evaluate_trail_on<I: Isa>(&self, trail: &PatternTrail<G::Bits>, pos: &Position<G>) -> i32 {
         let Some(tracked) = trail.stack.last() else { return self.evaluate_on::<I>(pos) };
         debug_assert_eq!(*tracked, self.features.tracked(pos), "the trail has lost its position\n{pos}");
-        let mut sum = Sum { weights: &self.weights, total: 0 };
-        let base = self.features.phase_base(pos);
-        self.features.tracked_features(tracked, pos, base, &mut sum);
-        let seeds = (trail.stable[pos.to_move().index()], trail.stable[pos.to_move().opponent().index()]);
-        self.features.visit_scalars::<_, I>(pos, base, seeds, &mut sum);
-        sum.total
+        let seen = Seen { view: tracked.views[pos.to_move().index()], classes: tracked.classes };
+        self.evaluate_seen::<I>(trail, &seen, pos)
+    }
+
+    #[inline(always)]
+    fn evaluate_after_on<I: Isa>(
+        &self,
+        trail: &mut PatternTrail<G::Bits>,
+        after: &Position<G>,
+        mv: Move<G>,
+        before: &Position<G>,
+    ) -> i32 {
+        let Some(tracked) = trail.stack.last() else { return self.evaluate_on::<I>(after) };
+        let seen = match mv.cell() {
+            // The discs that were the opponent's and are now the mover's.
+            Some(cell) => {
+                self.features.seen_after(tracked, before.to_move(), cell, after.opponent() & before.opponent())
+            }
+            None => Seen { view: tracked.views[after.to_move().index()], classes: tracked.classes },
+        };
+        debug_assert_eq!(
+            seen.view,
+            self.features.tracked(after).views[after.to_move().index()],
+            "the horizon reading has lost its position\n{after}"
+        );
+        self.evaluate_seen::<I>(trail, &seen, after)
     }
 
     #[inline(always)]
@@ -665,7 +729,9 @@ mod tests {
 
     /// Plays random games forward and back through a trail started at the
     /// start or after a random opening (so that it holds stable discs): the
-    /// trail's evaluation equals the one read afresh at every position.
+    /// trail's evaluation, and each move's horizon reading
+    /// ([`Evaluator::evaluate_after_on`]), equal the one read afresh at
+    /// every position.
     fn check_trail<G: Geometry>(variant: Variant) {
         let eval = PatternEval::<G>::with_weights(random_weights(variant, 5));
         let mut rng = ChaCha8Rng::seed_from_u64(17);
@@ -686,6 +752,10 @@ mod tests {
                 let moves = pos.legal_moves();
                 let mv = moves[rng.random_range(0..moves.len())];
                 let undo = pos.make(mv);
+                let depth = trail.stack.len();
+                let after = eval.evaluate_after_on::<Portable>(&mut trail, &pos, mv, &undo);
+                assert_eq!(after, eval.evaluate(&pos), "{variant}: the horizon reading\n{pos}");
+                assert_eq!(trail.stack.len(), depth, "the horizon reading leaves the trail as it was");
                 eval.trail_push(&mut trail, &pos, mv, &undo);
                 line.push((mv, undo));
                 assert_eq!(eval.evaluate_trail_on::<Portable>(&trail, &pos), eval.evaluate(&pos), "{variant}\n{pos}");

@@ -56,6 +56,20 @@ impl<G: Geometry> Evaluator<Position<G>> for ReversiEvaluator<G> {
         }
     }
 
+    #[inline(always)]
+    fn evaluate_after_on<I: Isa>(
+        &self,
+        trail: &mut PatternTrail<G::Bits>,
+        after: &Position<G>,
+        mv: Move<G>,
+        before: &Position<G>,
+    ) -> i32 {
+        match self {
+            ReversiEvaluator::Pattern(eval) => eval.evaluate_after_on::<I>(trail, after, mv, before),
+            ReversiEvaluator::Classic(eval) => eval.evaluate_on::<I>(after),
+        }
+    }
+
     // Inlined into each CPU-level copy of the search (`cpu::multiversion!`),
     // so the evaluation runs with that copy's instructions (POPCNT, BMI2).
     #[inline(always)]

@@ -586,7 +586,8 @@ crate::cpu::multiversion! {
         /// a game without tactics ([`SearchGame::QUIET`]), for the side to
         /// move: a node counted (and the clock polled), a game plainly over
         /// scored as such, a full board scored exactly within (`alpha`,
-        /// `beta`), else the evaluation.
+        /// `beta`), else the evaluation. `last` is the move that reached
+        /// `pos` and its undo when the trail does not hold `pos` yet.
         #[inline(always)]
         fn horizon_value<G: SearchGame, E: Evaluator<G>>(
             s: &mut Searcher<G, E>,
@@ -594,6 +595,7 @@ crate::cpu::multiversion! {
             ply: u32,
             alpha: i32,
             beta: i32,
+            last: Option<(G::Move, &G::Undo)>,
         ) -> i32 {
             debug_assert!(matches!(pos.tactics(), Tactics::Quiet), "a game with tactics must not be QUIET");
             if s.ctx.control.poll() {
@@ -607,11 +609,14 @@ crate::cpu::multiversion! {
             {
                 return v;
             }
-            s.eval.evaluate_trail_on::<Simd>(&s.trail, pos)
+            match last {
+                Some((mv, undo)) => s.eval.evaluate_after_on::<Simd>(&mut s.trail, pos, mv, undo),
+                None => s.eval.evaluate_trail_on::<Simd>(&s.trail, pos),
+            }
         }
 
         if G::QUIET && depth == 0 {
-            return horizon_value::<G, E>(s, pos, ply, alpha, beta);
+            return horizon_value::<G, E>(s, pos, ply, alpha, beta, None);
         }
         if s.ctx.control.poll() {
             return 0;
@@ -709,23 +714,27 @@ crate::cpu::multiversion! {
             if child_tabled && !selected_early {
                 s.ctx.table(child_small).prefetch(pos.hash());
             }
-            s.eval.trail_push(&mut s.trail, pos, mv, &undo);
             let v = if next_depth == 0 && G::QUIET {
-                // A horizon child, valued in place without a call; its value
-                // does not depend on the window, so it is never searched twice.
-                -horizon_value::<G, E>(s, pos, ply + 1, -beta, -alpha)
-            } else if i == base {
-                -pvs::<G, E>(s, pos, next_depth, ply + 1, -beta, -alpha)
+                // A horizon child, valued in place without a call or a step
+                // of the trail; its value does not depend on the window, so
+                // it is never searched twice.
+                -horizon_value::<G, E>(s, pos, ply + 1, -beta, -alpha, Some((mv, &undo)))
             } else {
-                let probe = -pvs::<G, E>(s, pos, next_depth, ply + 1, -alpha - 1, -alpha);
-                if probe > alpha && probe < beta {
+                s.eval.trail_push(&mut s.trail, pos, mv, &undo);
+                let v = if i == base {
                     -pvs::<G, E>(s, pos, next_depth, ply + 1, -beta, -alpha)
                 } else {
-                    probe
-                }
+                    let probe = -pvs::<G, E>(s, pos, next_depth, ply + 1, -alpha - 1, -alpha);
+                    if probe > alpha && probe < beta {
+                        -pvs::<G, E>(s, pos, next_depth, ply + 1, -beta, -alpha)
+                    } else {
+                        probe
+                    }
+                };
+                s.eval.trail_pop(&mut s.trail);
+                v
             };
             pos.unmake(mv, undo);
-            s.eval.trail_pop(&mut s.trail);
             if s.ctx.control.stopped() {
                 s.stack.truncate(base);
                 return 0;
