@@ -57,6 +57,14 @@ struct Seen {
     classes: [i8; MAX_CLASSES],
 }
 
+impl Tracked {
+    /// What `side` sees of the position.
+    #[inline(always)]
+    fn seen_by(&self, side: Color) -> Seen {
+        Seen { view: self.views[side.index()], classes: self.classes }
+    }
+}
+
 /// The pattern indices and class counts of every position along a
 /// search's line, the last one the current position's, and the stable
 /// discs of the first: [`PatternEval`]'s [`Evaluator::Trail`].
@@ -401,7 +409,7 @@ impl<G: Geometry> Features<G> {
     #[inline(always)]
     fn seen_after(&self, tracked: &Tracked, mover: Color, cell: usize, flips: G::Bits) -> Seen {
         let sign = mover.sign() as i8;
-        let mut seen = Seen { view: tracked.views[mover.opponent().index()], classes: tracked.classes };
+        let mut seen = tracked.seen_by(mover.opponent());
         seen.classes[usize::from(self.class_of[cell])] += sign;
         // The placed disc: digit 0 -> 2 from the opponent's side.
         for &(slot, place) in self.slots(cell) {
@@ -620,8 +628,7 @@ impl<G: Geometry> Evaluator<Position<G>> for PatternEval<G> {
     fn evaluate_trail_on<I: Isa>(&self, trail: &PatternTrail<G::Bits>, pos: &Position<G>) -> i32 {
         let Some(tracked) = trail.stack.last() else { return self.evaluate_on::<I>(pos) };
         debug_assert_eq!(*tracked, self.features.tracked(pos), "the trail has lost its position\n{pos}");
-        let seen = Seen { view: tracked.views[pos.to_move().index()], classes: tracked.classes };
-        self.evaluate_seen::<I>(trail, &seen, pos)
+        self.evaluate_seen::<I>(trail, &tracked.seen_by(pos.to_move()), pos)
     }
 
     #[inline(always)]
@@ -638,7 +645,7 @@ impl<G: Geometry> Evaluator<Position<G>> for PatternEval<G> {
             Some(cell) => {
                 self.features.seen_after(tracked, before.to_move(), cell, after.opponent() & before.opponent())
             }
-            None => Seen { view: tracked.views[after.to_move().index()], classes: tracked.classes },
+            None => tracked.seen_by(after.to_move()),
         };
         debug_assert_eq!(
             seen.view,
