@@ -389,9 +389,8 @@ impl<G: Geometry> Features<G> {
     }
 
     /// Feeds the positional and pattern features of a position whose side
-    /// to move has colour sign `sign` ([`Color::sign`]), Black's discs less
-    /// White's in each class `classes` and the pattern indices `view` read
-    /// from its side, in the phase starting at weight `base`.
+    /// to move, of colour sign `sign` ([`Color::sign`]), sees `seen`, in
+    /// the phase starting at weight `base`.
     #[inline(always)]
     fn seen_features<S: Sink>(&self, seen: &Seen, sign: i32, base: usize, sink: &mut S) {
         let positional = base + self.registry.tables[POSITIONAL].offset;
