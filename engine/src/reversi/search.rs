@@ -112,6 +112,32 @@ const fn priority(cell: usize, n: usize) -> i32 {
     }
 }
 
+/// Widest board side a priority table covers (12x12).
+const MAX_SIDE: usize = 12;
+
+/// [`priority`] of every cell of every board side up to [`MAX_SIDE`],
+/// indexed by side and cell: a load instead of the branches that decide a
+/// cell's kind, which a move's ordering would mispredict.
+const PRIORITIES: [[i8; MAX_SIDE * MAX_SIDE]; MAX_SIDE + 1] = {
+    let mut table = [[0i8; MAX_SIDE * MAX_SIDE]; MAX_SIDE + 1];
+    let mut n = 2;
+    while n <= MAX_SIDE {
+        let mut cell = 0;
+        while cell < n * n {
+            table[n][cell] = priority(cell, n) as i8;
+            cell += 1;
+        }
+        n += 1;
+    }
+    table
+};
+
+/// [`priority`] of `cell` on `G`'s board, read from [`PRIORITIES`].
+#[inline(always)]
+fn cell_priority_on<G: Geometry>(cell: usize) -> i32 {
+    i32::from(PRIORITIES[G::N][cell])
+}
+
 impl<G: Geometry> SearchGame for Position<G> {
     const PARAMS: SearchParams = reversi_params(G::CELLS);
     const SIBLING_PREFETCH: bool = true;
@@ -152,7 +178,7 @@ impl<G: Geometry> SearchGame for Position<G> {
         match mv.cell() {
             Some(cell) => {
                 let child = self.play_with::<I>(mv);
-                priority(cell, G::N)
+                cell_priority_on::<G>(cell)
                     - HINT_REPLY_WEIGHT * legal_moves_with::<G, I>(child.player(), child.opponent()).count() as i32
             }
             None => 0,
@@ -250,7 +276,7 @@ impl<G: Geometry> EndgameBoard for Position<G> {
 
     #[inline(always)]
     fn cell_priority(cell: usize) -> i32 {
-        priority(cell, G::N)
+        cell_priority_on::<G>(cell)
     }
 
     fn score_limit(&self) -> i32 {
@@ -299,7 +325,7 @@ impl<G: Geometry> EndgameBoard for Position<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::reversi::{Size4, Size8};
+    use crate::reversi::{Size4, Size6, Size8, Size10, Size12};
 
     #[test]
     fn priorities_follow_the_board_shape() {
@@ -310,6 +336,23 @@ mod tests {
         assert_eq!(priority(3, 8), EDGE_PRIORITY);
         assert_eq!(priority(27, 8), 0);
         assert_eq!(priority(5, 4), X_SQUARE_PRIORITY);
+    }
+
+    /// The table the search reads holds the shape's priority of every cell
+    /// of every board.
+    fn table_matches<G: Geometry>() {
+        for cell in 0..G::CELLS {
+            assert_eq!(cell_priority_on::<G>(cell), priority(cell, G::N), "{}x{} cell {cell}", G::N, G::N);
+        }
+    }
+
+    #[test]
+    fn the_priority_table_holds_every_board() {
+        table_matches::<Size4>();
+        table_matches::<Size6>();
+        table_matches::<Size8>();
+        table_matches::<Size10>();
+        table_matches::<Size12>();
     }
 
     #[test]
