@@ -112,8 +112,8 @@ const fn priority(cell: usize, n: usize) -> i32 {
     }
 }
 
-/// Widest board side a priority table covers (12x12).
-const MAX_SIDE: usize = 12;
+/// Widest board side a priority table covers: the widest board's.
+const MAX_SIDE: usize = Size12::N;
 
 /// [`priority`] of every cell of every board side up to [`MAX_SIDE`],
 /// indexed by side and cell: a load instead of the branches that decide a
