@@ -498,9 +498,15 @@ crate::cpu::multiversion! {
         let mut n = 0;
         let odd = odd_regions(&setup.regions, empties);
         let use_etc = count >= setup.etc_empties;
-        // Children that probe the table but are not looked up here: their
-        // buckets are fetched now, and arrive while the moves are ordered.
-        let prefetch_children = !use_etc && count > setup.table_empties;
+        // Children that probe the table (here, for the enhanced
+        // transposition cut-off, or in their own node): their buckets are
+        // asked for at once, so the misses overlap each other and the
+        // ordering work.
+        if count > setup.table_empties {
+            for cell in moves.iter() {
+                ctx.tt.prefetch(pos.after(cell, lines.flips(cell)).hash());
+            }
+        }
         for cell in moves.iter() {
             let child = pos.after(cell, lines.flips(cell));
             if use_etc
@@ -511,9 +517,6 @@ crate::cpu::multiversion! {
             {
                 // Enhanced transposition cut-off: a child already refutes.
                 return -entry.score / SCORE_PER_DISC;
-            }
-            if prefetch_children {
-                ctx.tt.prefetch(child.hash());
             }
             let replies = child.weighted_mobility::<Simd>() as i32;
             let mut order = B::cell_priority(cell) - setup.reply_weight * replies - setup.potential_weight * child.potential_mobility() as i32;

@@ -346,6 +346,29 @@ mod tests {
         }
     }
 
+    /// Every board has 4 corners, 4 X-squares, 8 C-squares and 4(n-4)
+    /// other edge cells; the rest (the inner cells but the X-squares) have
+    /// no priority.
+    fn counts_match_the_square_names<G: Geometry>() {
+        let n = G::N;
+        let count = |p: i32| (0..G::CELLS).filter(|&cell| cell_priority_on::<G>(cell) == p).count();
+        let side = format!("{n}x{n}");
+        assert_eq!(count(CORNER_PRIORITY), 4, "{side} corners");
+        assert_eq!(count(X_SQUARE_PRIORITY), 4, "{side} X-squares");
+        assert_eq!(count(C_SQUARE_PRIORITY), 8, "{side} C-squares");
+        assert_eq!(count(EDGE_PRIORITY), 4 * (n - 4), "{side} other edge cells");
+        assert_eq!(count(0), (n - 2) * (n - 2) - 4, "{side} inner cells");
+    }
+
+    #[test]
+    fn every_board_has_the_named_squares() {
+        counts_match_the_square_names::<Size4>();
+        counts_match_the_square_names::<Size6>();
+        counts_match_the_square_names::<Size8>();
+        counts_match_the_square_names::<Size10>();
+        counts_match_the_square_names::<Size12>();
+    }
+
     #[test]
     fn the_priority_table_holds_every_board() {
         table_matches::<Size4>();
