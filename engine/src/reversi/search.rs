@@ -360,22 +360,19 @@ mod tests {
         assert_eq!(count(0), (n - 2) * (n - 2) - 4, "{side} inner cells");
     }
 
-    #[test]
-    fn every_board_has_the_named_squares() {
-        counts_match_the_square_names::<Size4>();
-        counts_match_the_square_names::<Size6>();
-        counts_match_the_square_names::<Size8>();
-        counts_match_the_square_names::<Size10>();
-        counts_match_the_square_names::<Size12>();
+    /// Both checks above on the board of `G`.
+    fn check_priorities<G: Geometry>() {
+        table_matches::<G>();
+        counts_match_the_square_names::<G>();
     }
 
     #[test]
-    fn the_priority_table_holds_every_board() {
-        table_matches::<Size4>();
-        table_matches::<Size6>();
-        table_matches::<Size8>();
-        table_matches::<Size10>();
-        table_matches::<Size12>();
+    fn the_priority_table_holds_every_board_and_its_named_squares() {
+        check_priorities::<Size4>();
+        check_priorities::<Size6>();
+        check_priorities::<Size8>();
+        check_priorities::<Size10>();
+        check_priorities::<Size12>();
     }
 
     #[test]
