@@ -59,9 +59,10 @@ const TWELVE_CELLS: usize = Size12::CELLS;
 /// stable-disc ceiling near the end" and "Sorting by a shallow search");
 /// a solve with no midgame iteration before it takes its first guess and
 /// root order from 10 plies, not 6, and a solve from 25 empties on climbs
-/// the ladder of selective solves from 95% with the evaluation's depth-0
-/// endgame fit (`analyze --fit-endgame 0`) before the exact one (README
-/// "The solve's first guess and the ladder on 8x8").
+/// the whole ladder of selective solves, from 73%, with the evaluation's
+/// depth-0 endgame fit (`analyze --fit-endgame 0`) before the exact one
+/// (README "The solve's first guess and the ladder on 8x8", "The ladder
+/// from 73%").
 const EIGHT_PARAMS: SearchParams = SearchParams {
     mpc_confidence: 1.5,
     mpc_sigma: 0.741,
@@ -73,7 +74,7 @@ const EIGHT_PARAMS: SearchParams = SearchParams {
     endgame_sort_step: 4.0,
     endgame_eval_disc_weight: 48.0,
     guess_depth: 10.0,
-    solve_first_confidence: 2.0,
+    solve_first_confidence: 0.0,
     solve_ladder_plies: 25.0,
     endgame_probcut_empties: 10.0,
     endgame_probcut_depth: 0.0,
