@@ -8,6 +8,19 @@
 //! The rules are written once, generic over [`Geometry`]; each board size is
 //! a separate monomorphised copy with constant shifts and masks.
 
+/// Runs the generic check `$check::<G>()` on every board size (tests only;
+/// defined before the modules so that each of them can use it).
+#[cfg(test)]
+macro_rules! on_every_size {
+    ($check:ident) => {
+        $check::<$crate::reversi::Size4>();
+        $check::<$crate::reversi::Size6>();
+        $check::<$crate::reversi::Size8>();
+        $check::<$crate::reversi::Size10>();
+        $check::<$crate::reversi::Size12>();
+    };
+}
+
 mod agents;
 pub mod endgame;
 pub mod ffo;

@@ -143,11 +143,7 @@ fn no_wrap<G: Geometry>() {
 
 #[test]
 fn no_move_wraps_across_an_edge_on_any_size() {
-    no_wrap::<Size4>();
-    no_wrap::<Size6>();
-    no_wrap::<Size8>();
-    no_wrap::<Size10>();
-    no_wrap::<Size12>();
+    on_every_size!(no_wrap);
 }
 
 #[test]
