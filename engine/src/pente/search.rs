@@ -8,6 +8,7 @@
 use super::board::{Cell, PentePosition};
 use super::length::GameLength;
 use super::threats::{self, CAPTURE_WIN_THRESHOLD, Vcf};
+use crate::bitboard::Isa;
 use crate::cputime::CpuClock;
 use crate::game::{Color, Game};
 use crate::search::{SearchGame, SearchParams, Tactics};
@@ -60,6 +61,10 @@ impl SearchGame for PentePosition {
     const WIN_LOSS: bool = true;
     const QUIET: bool = false;
     const PARAMS: SearchParams = PENTE_PARAMS;
+    type Expansion<I: Isa> = ();
+
+    #[inline(always)]
+    fn expand_on<I: Isa>(&self) {}
 
     #[inline(always)]
     fn move_index(mv: Cell) -> usize {

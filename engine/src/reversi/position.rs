@@ -277,7 +277,13 @@ impl<G: Geometry> Position<G> {
     /// [`Position::move_list`] computed with instruction set `I`.
     #[inline(always)]
     pub(crate) fn move_list_with<I: Isa>(&self) -> MoveList<Move<G>, MAX_MOVES> {
-        let moves = legal_moves_with::<G, I>(self.player, self.opponent);
+        self.move_list_from(legal_moves_with::<G, I>(self.player, self.opponent))
+    }
+
+    /// The move list of a position whose legal moves are `moves`: those,
+    /// else a pass when the opponent can move, else none.
+    #[inline(always)]
+    pub(crate) fn move_list_from(&self, moves: G::Bits) -> MoveList<Move<G>, MAX_MOVES> {
         if moves.any() {
             moves.iter().map(Move::new).collect()
         } else if self.opponent_moves().any() {

@@ -159,26 +159,40 @@ impl<G: Geometry> SearchGame for Position<G> {
         mv.cell().unwrap_or(G::CELLS)
     }
 
+    /// The walks along every line from the mover's discs: the moves, and
+    /// each move's flips without walking again.
+    type Expansion<I: Isa> = Lines<G, I>;
+
     #[inline(always)]
-    fn legal_moves_on<I: Isa>(&self) -> MoveList<Move<G>, MAX_MOVES> {
-        self.move_list_with::<I>()
+    fn expand_on<I: Isa>(&self) -> Lines<G, I> {
+        Lines::new(self.player(), self.opponent())
     }
 
     #[inline(always)]
-    fn make_on<I: Isa>(&mut self, mv: Move<G>) -> Position<G> {
-        self.make_with::<I>(mv)
+    fn legal_moves_from<I: Isa>(&self, lines: &Lines<G, I>) -> MoveList<Move<G>, MAX_MOVES> {
+        self.move_list_from(lines.moves())
     }
 
     #[inline(always)]
-    fn result_on<I: Isa>(&self, mv: Move<G>) -> Self {
-        self.play_with::<I>(mv)
+    fn make_from<I: Isa>(&mut self, lines: &Lines<G, I>, mv: Move<G>) -> Position<G> {
+        let before = *self;
+        *self = self.result_from(lines, mv);
+        before
     }
 
     #[inline(always)]
-    fn order_hint_on<I: Isa>(&self, mv: Move<G>) -> i32 {
+    fn result_from<I: Isa>(&self, lines: &Lines<G, I>, mv: Move<G>) -> Self {
+        match mv.cell() {
+            Some(cell) => self.play_flips(cell, lines.flips(cell)),
+            None => self.pass(),
+        }
+    }
+
+    #[inline(always)]
+    fn order_hint_from<I: Isa>(&self, lines: &Lines<G, I>, mv: Move<G>) -> i32 {
         match mv.cell() {
             Some(cell) => {
-                let child = self.play_with::<I>(mv);
+                let child = self.result_from(lines, mv);
                 cell_priority_on::<G>(cell)
                     - HINT_REPLY_WEIGHT * legal_moves_with::<G, I>(child.player(), child.opponent()).count() as i32
             }
@@ -188,7 +202,7 @@ impl<G: Geometry> SearchGame for Position<G> {
 
     #[inline(always)]
     fn order_hint(&self, mv: Move<G>) -> i32 {
-        self.order_hint_on::<Portable>(mv)
+        self.order_hint_from(&self.expand_on::<Portable>(), mv)
     }
 
     #[inline(always)]

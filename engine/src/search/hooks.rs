@@ -41,28 +41,37 @@ pub trait SearchGame: Game {
     /// first. Reversi: corners up, moves that leave the opponent few replies up.
     fn order_hint(&self, mv: Self::Move) -> i32;
 
-    /// [`Game::legal_moves`] computed with instruction set `I` (what the
-    /// search's per-CPU copies call).
+    /// What a search node works out once about its state and reuses for
+    /// every move it tries (Reversi: the walks along every line from the
+    /// mover's discs, from which the moves and each move's flips follow),
+    /// computed with instruction set `I` (the search's per-CPU copies).
+    /// Games with nothing to share use `()`.
+    type Expansion<I: Isa>: Copy;
+
+    /// This state's [`SearchGame::Expansion`].
+    fn expand_on<I: Isa>(&self) -> Self::Expansion<I>;
+
+    /// [`Game::legal_moves`] from this state's `expansion`.
     #[inline(always)]
-    fn legal_moves_on<I: Isa>(&self) -> Self::Moves {
+    fn legal_moves_from<I: Isa>(&self, _expansion: &Self::Expansion<I>) -> Self::Moves {
         self.legal_moves()
     }
 
-    /// [`Game::make`] computed with instruction set `I`.
+    /// [`Game::make`] from this state's `expansion`.
     #[inline(always)]
-    fn make_on<I: Isa>(&mut self, mv: Self::Move) -> Self::Undo {
+    fn make_from<I: Isa>(&mut self, _expansion: &Self::Expansion<I>, mv: Self::Move) -> Self::Undo {
         self.make(mv)
     }
 
-    /// [`Game::result`] computed with instruction set `I`.
+    /// [`Game::result`] from this state's `expansion`.
     #[inline(always)]
-    fn result_on<I: Isa>(&self, mv: Self::Move) -> Self {
+    fn result_from<I: Isa>(&self, _expansion: &Self::Expansion<I>, mv: Self::Move) -> Self {
         self.result(mv)
     }
 
-    /// [`SearchGame::order_hint`] computed with instruction set `I`.
+    /// [`SearchGame::order_hint`] from this state's `expansion`.
     #[inline(always)]
-    fn order_hint_on<I: Isa>(&self, mv: Self::Move) -> i32 {
+    fn order_hint_from<I: Isa>(&self, _expansion: &Self::Expansion<I>, mv: Self::Move) -> i32 {
         self.order_hint(mv)
     }
 

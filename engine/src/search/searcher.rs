@@ -673,17 +673,26 @@ crate::cpu::multiversion! {
             Some(_) => (depth, usize::MAX),
             None => (depth - 1, G::search_width(depth)),
         };
-        let moves = forced.unwrap_or_else(|| pos.legal_moves_on::<Simd>());
+        let expansion = pos.expand_on::<Simd>();
+        let moves = forced.unwrap_or_else(|| pos.legal_moves_from(&expansion));
         if moves.is_empty() {
             return final_value(pos, ply);
         }
+        let child_tabled = next_depth > 0 && next_depth >= s.table_depth;
+        let child_small = next_depth < s.small_table_depth;
+        let prefetch_siblings = G::SIBLING_PREFETCH && child_tabled;
         let base = s.stack.len();
         for &mv in moves.iter() {
             let index = G::move_index(mv);
             let order = if table_move == Some(index) {
+                if prefetch_siblings {
+                    // The table's move is searched first: its bucket arrives
+                    // while the moves are ordered.
+                    s.ctx.table(child_small).prefetch(pos.result_from(&expansion, mv).hash());
+                }
                 TABLE_MOVE_BONUS
             } else if depth >= G::HINT_DEPTH {
-                pos.order_hint_on::<Simd>(mv) + s.history[index]
+                pos.order_hint_from(&expansion, mv) + s.history[index]
             } else {
                 s.history[index]
             };
@@ -694,9 +703,6 @@ crate::cpu::multiversion! {
         let alpha_in = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
-        let child_tabled = next_depth > 0 && next_depth >= s.table_depth;
-        let child_small = next_depth < s.small_table_depth;
-        let prefetch_siblings = G::SIBLING_PREFETCH && child_tabled;
         for i in base..end {
             // From the third child on, the previous step selected this child
             // and prefetched its bucket.
@@ -708,9 +714,9 @@ crate::cpu::multiversion! {
             if prefetch_siblings && i > base && i + 1 < end {
                 // The next sibling's bucket arrives while this child is searched.
                 select_best(&mut s.stack, i + 1, all);
-                s.ctx.table(child_small).prefetch(pos.result_on::<Simd>(s.stack[i + 1].0).hash());
+                s.ctx.table(child_small).prefetch(pos.result_from(&expansion, s.stack[i + 1].0).hash());
             }
-            let undo = pos.make_on::<Simd>(mv);
+            let undo = pos.make_from(&expansion, mv);
             if child_tabled && !selected_early {
                 s.ctx.table(child_small).prefetch(pos.hash());
             }
