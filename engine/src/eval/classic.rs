@@ -72,7 +72,9 @@ impl ClassicCounts {
         }
         let (my_stable, your_stable) = stable_discs_from::<G>(me, you, stable_seeds);
         counts.stable = my_stable.count() as i32 - your_stable.count() as i32;
-        counts.frontier = neighbours::<G>(empty, me).count() as i32 - neighbours::<G>(empty, you).count() as i32;
+        // Discs next to an empty cell, both colours in one spread.
+        let frontier = neighbours::<G>(empty, me | you);
+        counts.frontier = (frontier & me).count() as i32 - (frontier & you).count() as i32;
         counts.discs = me.count() as i32 - you.count() as i32;
         counts
     }

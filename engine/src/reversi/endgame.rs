@@ -380,6 +380,53 @@ fn two_empties<B: EndgameBoard, I: Isa>(
     }
 }
 
+/// The value for the mover of `pos`, whose only empty cells are `empties`
+/// (three of them, in parity regions `regions`), fail-soft within
+/// (`alpha`, `beta`): the general node's parity-ordered move loop with each
+/// child finished by [`two_empties`] in place (no recursion, so it stays
+/// inlined in each per-CPU copy of the solver, which computes with
+/// instruction set `I`). It visits and counts the nodes the general solver
+/// would, in its order.
+#[inline(always)]
+fn three_empties<B: EndgameBoard, I: Isa>(
+    control: &mut Control,
+    regions: &[B::Cells; PARITY_REGIONS],
+    pos: &B,
+    empties: B::Cells,
+    mut alpha: i32,
+    mut beta: i32,
+) -> i32 {
+    let mut lines = pos.lines::<I>();
+    let mut moves = lines.moves();
+    let mut passed = None;
+    if moves.is_empty() {
+        if pos.opponent_move_cells().is_empty() {
+            return pos.final_discs();
+        }
+        // The position after the pass is a node of its own.
+        control.poll();
+        let after_pass = pos.passed();
+        lines = after_pass.lines::<I>();
+        moves = lines.moves();
+        passed = Some(after_pass);
+        (alpha, beta) = (-beta, -alpha);
+    }
+    let mover = passed.as_ref().unwrap_or(pos);
+    let odd = odd_regions(regions, empties);
+    let mut best = -DISC_INFINITY;
+    for cell in (moves & odd).iter().chain((moves - odd).iter()) {
+        let rest = empties - B::Cells::bit(cell);
+        let a = rest.lowest();
+        control.poll();
+        let child = mover.after(cell, lines.flips(cell));
+        let v = -two_empties::<B, I>(control, &child, a, (rest - B::Cells::bit(a)).lowest(), -beta, -alpha);
+        if raise(v, &mut best, &mut alpha, beta) {
+            break;
+        }
+    }
+    if passed.is_some() { -best } else { best }
+}
+
 /// The weighted mobility the side not to move in `pos` keeps after the
 /// reply that leaves it the least (a two-ply fastest-first look-ahead).
 #[inline(always)]
@@ -439,6 +486,9 @@ crate::cpu::multiversion! {
             && ceiling <= alpha
         {
             return ceiling;
+        }
+        if count == 3 && count <= setup.shallow_empties && count < setup.stability_empties {
+            return three_empties::<B, Simd>(&mut ctx.control, &setup.regions, pos, empties, alpha, beta);
         }
         let lines = pos.lines::<Simd>();
         let moves = lines.moves();
