@@ -2,9 +2,9 @@
 //! pass, game end and final score, hashing. The [`Game`] implementation
 //! exposes them to the searches.
 
-use super::geometry::{self, COLUMN_LETTERS, Geometry, flips_with, legal_moves_with};
+use super::geometry::{self, COLUMN_LETTERS, Geometry};
 use super::key;
-use crate::bitboard::{BitSet, Isa, Portable};
+use crate::bitboard::BitSet;
 use crate::game::{Color, Game, MoveList};
 use std::fmt;
 use std::marker::PhantomData;
@@ -256,30 +256,6 @@ impl<G: Geometry> Position<G> {
         }
     }
 
-    /// [`Position::play`] computed with instruction set `I`.
-    #[inline(always)]
-    pub(crate) fn play_with<I: Isa>(&self, mv: Move<G>) -> Self {
-        match mv.cell() {
-            Some(cell) => self.play_flips(cell, flips_with::<G, I>(cell, self.player, self.opponent)),
-            None => self.pass(),
-        }
-    }
-
-    /// [`Game::make`] computed with instruction set `I`: plays `mv` and
-    /// returns the position before it.
-    #[inline(always)]
-    pub(crate) fn make_with<I: Isa>(&mut self, mv: Move<G>) -> Self {
-        let before = *self;
-        *self = self.play_with::<I>(mv);
-        before
-    }
-
-    /// [`Position::move_list`] computed with instruction set `I`.
-    #[inline(always)]
-    pub(crate) fn move_list_with<I: Isa>(&self) -> MoveList<Move<G>, MAX_MOVES> {
-        self.move_list_from(legal_moves_with::<G, I>(self.player, self.opponent))
-    }
-
     /// The move list of a position whose legal moves are `moves`: those,
     /// else a pass when the opponent can move, else none.
     #[inline(always)]
@@ -296,7 +272,10 @@ impl<G: Geometry> Position<G> {
     /// The position after `mv`, which must be legal (copy-make).
     #[inline(always)]
     pub fn play(&self, mv: Move<G>) -> Self {
-        self.play_with::<Portable>(mv)
+        match mv.cell() {
+            Some(cell) => self.play_flips(cell, self.flips(cell)),
+            None => self.pass(),
+        }
     }
 
     /// True when `mv` is legal here (a pass only when no cell is).
@@ -333,12 +312,12 @@ impl<G: Geometry> Position<G> {
     }
 
     /// The legal moves as a list: the placing moves in cell order, a single
-    /// pass when the mover must pass, nothing when the game is over.
-    /// Inlined, so that each per-CPU copy of the search generates them with
-    /// its own instructions.
+    /// pass when the mover must pass, nothing when the game is over. (The
+    /// search's per-CPU copies list them from their node's lines instead:
+    /// `SearchGame::legal_moves_from`.)
     #[inline(always)]
     pub fn move_list(&self) -> MoveList<Move<G>, MAX_MOVES> {
-        self.move_list_with::<Portable>()
+        self.move_list_from(self.moves())
     }
 }
 
@@ -359,7 +338,9 @@ impl<G: Geometry> Game for Position<G> {
 
     #[inline(always)]
     fn make(&mut self, mv: Move<G>) -> Position<G> {
-        self.make_with::<Portable>(mv)
+        let before = *self;
+        *self = self.play(mv);
+        before
     }
 
     #[inline(always)]
