@@ -38,6 +38,7 @@ const MAX_INSTANCES: usize = 64;
 
 /// Most positional classes on any board (12x12 has 21).
 const MAX_CLASSES: usize = 32;
+
 /// One number for each pattern instance, in slot order: the instances'
 /// indices read from one side, or one cell's place value in each instance
 /// (0 where the instance does not read the cell). Whole views are added
