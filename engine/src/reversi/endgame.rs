@@ -414,7 +414,7 @@ fn three_empties<B: EndgameBoard, I: Isa>(
     let mover = passed.as_ref().unwrap_or(pos);
     let odd = odd_regions(regions, empties);
     let mut best = -DISC_INFINITY;
-    for cell in (moves & odd).iter().chain((moves - odd).iter()) {
+    for cell in parity_order(moves, odd) {
         let rest = empties - B::Cells::bit(cell);
         let a = rest.lowest();
         control.poll();
@@ -438,6 +438,13 @@ fn mobility_after_best_reply<B: EndgameBoard, I: Isa>(pos: &B) -> i32 {
         least = least.min(after.weighted_mobility::<I>() as i32);
     }
     if least == i32::MAX { 0 } else { least }
+}
+
+/// `moves` in parity order: those into `odd` (regions with an odd number
+/// of empties) first, each part in cell order.
+#[inline(always)]
+fn parity_order<C: BitSet>(moves: C, odd: C) -> impl Iterator<Item = usize> {
+    (moves & odd).iter().chain((moves - odd).iter())
 }
 
 /// The empties in regions with an odd number of empties.
@@ -502,7 +509,7 @@ crate::cpu::multiversion! {
         if count <= setup.shallow_empties {
             let odd = odd_regions(&setup.regions, empties);
             let mut best = -DISC_INFINITY;
-            for cell in (moves & odd).iter().chain((moves - odd).iter()) {
+            for cell in parity_order(moves, odd) {
                 let child = pos.after(cell, lines.flips(cell));
                 let v = -solve_node::<B, E>(ctx, eval, setup, &child, -beta, -alpha, empties - B::Cells::bit(cell), count - 1);
                 if raise(v, &mut best, &mut alpha, beta) {
