@@ -27,7 +27,6 @@ use crate::game::Color;
 use crate::reversi::{
     CornerRegion, Geometry, Move, Position, Variant, corner_regions, legal_moves_with, neighbours, stable_discs,
 };
-use std::borrow::Cow;
 use std::path::Path;
 
 /// Words of the widest board's bit set (12x12: 3).
@@ -129,16 +128,38 @@ trait Sink {
     fn add(&mut self, index: usize, multiplicity: i32);
 }
 
+/// Room for the weights of every variant's layout: a power of two, so
+/// that a weight index masked by `WEIGHT_SLOTS - 1` is in bounds by its
+/// type and the evaluation reads its weights without bounds checks.
+const WEIGHT_SLOTS: usize = 1 << 20;
+
+/// A variant's weights in registry order, then zeros up to [`WEIGHT_SLOTS`].
+type PaddedWeights = [i16; WEIGHT_SLOTS];
+
+/// `values` padded with zeros to [`WEIGHT_SLOTS`].
+///
+/// # Panics
+/// When a layout outgrows [`WEIGHT_SLOTS`].
+fn padded(values: &[i16]) -> Box<PaddedWeights> {
+    assert!(values.len() <= WEIGHT_SLOTS, "{} weights: more than WEIGHT_SLOTS", values.len());
+    let mut all = vec![0; WEIGHT_SLOTS];
+    all[..values.len()].copy_from_slice(values);
+    all.into_boxed_slice().try_into().expect("WEIGHT_SLOTS values")
+}
+
 /// Sums weights: the evaluation.
 struct Sum<'a> {
-    weights: &'a [i16],
+    weights: &'a PaddedWeights,
+    /// The number of real weights (the rest is padding).
+    len: usize,
     total: i32,
 }
 
 impl Sink for Sum<'_> {
     #[inline(always)]
     fn add(&mut self, index: usize, multiplicity: i32) {
-        self.total += i32::from(self.weights[index]) * multiplicity;
+        debug_assert!(index < self.len, "weight index {index} beyond the layout's {}", self.len);
+        self.total += i32::from(self.weights[index & (WEIGHT_SLOTS - 1)]) * multiplicity;
     }
 }
 
@@ -542,22 +563,33 @@ impl<G: Geometry> Features<G> {
 type Words<'a> = (&'a [u64; MAX_WORDS], &'a [u64; MAX_WORDS]);
 
 /// The pattern evaluation of one variant: [`Features`] with a weight set.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct PatternEval<G: Geometry> {
     features: Features<G>,
-    weights: Cow<'static, [i16]>,
+    weights: Box<PaddedWeights>,
+    /// The number of real weights in `weights`.
+    len: usize,
+}
+
+impl<G: Geometry> Clone for PatternEval<G> {
+    fn clone(&self) -> Self {
+        // Built on the heap: a derived clone of the padded array may pass
+        // its 2 MiB through the stack.
+        PatternEval { features: self.features.clone(), weights: padded(self.weights()), len: self.len }
+    }
 }
 
 impl<G: Geometry> PatternEval<G> {
     /// The evaluation with the variant's compiled-in weights.
     pub fn compiled(variant: Variant) -> Self {
-        PatternEval { features: Features::new(variant), weights: Cow::Borrowed(compiled(variant)) }
+        let values = compiled(variant);
+        PatternEval { features: Features::new(variant), weights: padded(values), len: values.len() }
     }
 
     /// The evaluation with `weights` (which must be for a variant on `G`).
     pub fn with_weights(weights: WeightSet) -> Self {
         let variant = weights.variant().expect("Reversi weights for a Reversi evaluation");
-        PatternEval { features: Features::new(variant), weights: Cow::Owned(weights.values) }
+        PatternEval { features: Features::new(variant), weights: padded(&weights.values), len: weights.values.len() }
     }
 
     /// The evaluation of `variant` with the weights file at `path`.
@@ -576,7 +608,7 @@ impl<G: Geometry> PatternEval<G> {
 
     /// The weights, in registry order.
     pub fn weights(&self) -> &[i16] {
-        &self.weights
+        &self.weights[..self.len]
     }
 }
 
@@ -602,7 +634,7 @@ impl<G: Geometry> PatternEval<G> {
     /// discs grown from those of `trail`'s first position.
     #[inline(always)]
     fn evaluate_seen<I: Isa>(&self, trail: &PatternTrail<G::Bits>, seen: &Seen, pos: &Position<G>) -> i32 {
-        let mut sum = Sum { weights: &self.weights, total: 0 };
+        let mut sum = Sum { weights: &self.weights, len: self.len, total: 0 };
         let base = self.features.phase_base(pos);
         self.features.seen_features(seen, pos.to_move().sign(), base, &mut sum);
         let seeds = (trail.stable[pos.to_move().index()], trail.stable[pos.to_move().opponent().index()]);
@@ -678,7 +710,7 @@ impl<G: Geometry> Evaluator<Position<G>> for PatternEval<G> {
 
     #[inline(always)]
     fn evaluate_on<I: Isa>(&self, pos: &Position<G>) -> i32 {
-        let mut sum = Sum { weights: &self.weights, total: 0 };
+        let mut sum = Sum { weights: &self.weights, len: self.len, total: 0 };
         self.features.visit::<_, I>(pos, &mut sum);
         sum.total
     }
