@@ -575,21 +575,31 @@ impl<G: Geometry> Clone for PatternEval<G> {
     fn clone(&self) -> Self {
         // Built on the heap: a derived clone of the padded array may pass
         // its 2 MiB through the stack.
-        PatternEval { features: self.features.clone(), weights: padded(self.weights()), len: self.len }
+        PatternEval::from_values(self.features.clone(), self.weights())
     }
 }
 
 impl<G: Geometry> PatternEval<G> {
+    /// The evaluation of `features` with `values` (registry order), padded.
+    fn from_values(features: Features<G>, values: &[i16]) -> Self {
+        PatternEval { features, weights: padded(values), len: values.len() }
+    }
+
+    /// A sum over these weights, at zero.
+    #[inline(always)]
+    fn sum(&self) -> Sum<'_> {
+        Sum { weights: &self.weights, len: self.len, total: 0 }
+    }
+
     /// The evaluation with the variant's compiled-in weights.
     pub fn compiled(variant: Variant) -> Self {
-        let values = compiled(variant);
-        PatternEval { features: Features::new(variant), weights: padded(values), len: values.len() }
+        PatternEval::from_values(Features::new(variant), compiled(variant))
     }
 
     /// The evaluation with `weights` (which must be for a variant on `G`).
     pub fn with_weights(weights: WeightSet) -> Self {
         let variant = weights.variant().expect("Reversi weights for a Reversi evaluation");
-        PatternEval { features: Features::new(variant), weights: padded(&weights.values), len: weights.values.len() }
+        PatternEval::from_values(Features::new(variant), &weights.values)
     }
 
     /// The evaluation of `variant` with the weights file at `path`.
@@ -634,7 +644,7 @@ impl<G: Geometry> PatternEval<G> {
     /// discs grown from those of `trail`'s first position.
     #[inline(always)]
     fn evaluate_seen<I: Isa>(&self, trail: &PatternTrail<G::Bits>, seen: &Seen, pos: &Position<G>) -> i32 {
-        let mut sum = Sum { weights: &self.weights, len: self.len, total: 0 };
+        let mut sum = self.sum();
         let base = self.features.phase_base(pos);
         self.features.seen_features(seen, pos.to_move().sign(), base, &mut sum);
         let seeds = (trail.stable[pos.to_move().index()], trail.stable[pos.to_move().opponent().index()]);
@@ -710,7 +720,7 @@ impl<G: Geometry> Evaluator<Position<G>> for PatternEval<G> {
 
     #[inline(always)]
     fn evaluate_on<I: Isa>(&self, pos: &Position<G>) -> i32 {
-        let mut sum = Sum { weights: &self.weights, len: self.len, total: 0 };
+        let mut sum = self.sum();
         self.features.visit::<_, I>(pos, &mut sum);
         sum.total
     }
