@@ -14,6 +14,12 @@
 //! the indices of the instances through it, from both colours' sides. The
 //! trail also keeps the stable discs of its first position, from which the
 //! stable discs of every later one grow in fewer rounds.
+//!
+//! The positional weights need no reading of their own where a pattern
+//! covers their class ([`ClassFold`]: every class on 8x8, all but two on
+//! 12x12): [`PatternEval`] adds them into that pattern's table entries when
+//! it is made, so the evaluation is the same sum with fewer reads, and the
+//! trail then keeps no class counts.
 
 use super::Evaluator;
 use super::classic::ClassicCounts;
@@ -145,6 +151,28 @@ fn padded(values: &[i16]) -> Box<PaddedWeights> {
     let mut all = vec![0; WEIGHT_SLOTS];
     all[..values.len()].copy_from_slice(values);
     all.into_boxed_slice().try_into().expect("WEIGHT_SLOTS values")
+}
+
+/// Adds the positional weight of every class of `folds` to its pattern
+/// table in `weights` (registry order, padded), phase by phase; `Err` when
+/// an entry would leave the `i16` range (then `weights` is half folded).
+fn fold_classes(registry: &Registry, folds: &[ClassFold], weights: &mut PaddedWeights) -> Result<(), ()> {
+    /// A digit's disc, from the mover's side: none, the mover's, the opponent's.
+    const DISC_SIGN: [i32; 3] = [0, 1, -1];
+    for phase in 0..registry.phases {
+        let base = phase * registry.phase_len;
+        for fold in folds {
+            let weight = i32::from(weights[base + registry.tables[POSITIONAL].offset + fold.class]);
+            let table = base + registry.tables[fold.table].offset;
+            for entry in 0..3usize.pow(fold.cells as u32) {
+                let discs: i32 =
+                    fold.digits.iter().map(|&d| DISC_SIGN[entry / 3usize.pow((fold.cells - 1 - d) as u32) % 3]).sum();
+                let slot = &mut weights[table + entry];
+                *slot = i16::try_from(i32::from(*slot) + weight * discs).map_err(|_| ())?;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Sums weights: the evaluation.
@@ -282,6 +310,93 @@ pub struct Features<G: Geometry> {
     places: Vec<View>,
     /// The cells some instance reads.
     covered: G::Bits,
+    /// Every positional class, in table order (what a feature listing feeds).
+    all_classes: Vec<u8>,
+    /// The positional classes an evaluation can fold into pattern tables.
+    folds: Vec<ClassFold>,
+    /// The weight offset within a phase of each scalar feature table.
+    scalar: ScalarOffsets,
+}
+
+/// Where a positional class's weight can live inside a pattern table: the
+/// cells at `digits` of every instance of the pattern whose table is
+/// `table` are exactly the class's cells, each once, so adding the class's
+/// weight to each entry once per such digit that holds a disc (plus for the
+/// mover's, minus for the opponent's) counts every disc of the class once,
+/// as the positional feature does.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct ClassFold {
+    class: usize,
+    table: usize,
+    /// Cells of the pattern (its table has `3^cells` entries).
+    cells: usize,
+    digits: Vec<usize>,
+}
+
+/// The weight offset within a phase of each scalar feature's table.
+#[derive(Clone, Copy, Debug)]
+struct ScalarOffsets {
+    positional: usize,
+    mobility: usize,
+    potential_mobility: usize,
+    parity: usize,
+    corners: usize,
+    x_squares: usize,
+    c_squares: usize,
+    stable: usize,
+    frontier: usize,
+    discs: usize,
+}
+
+impl ScalarOffsets {
+    /// The offsets of `registry`'s tables.
+    fn of(registry: &Registry) -> Self {
+        let at = |table: usize| registry.tables[table].offset;
+        ScalarOffsets {
+            positional: at(POSITIONAL),
+            mobility: at(MOBILITY),
+            potential_mobility: at(POTENTIAL_MOBILITY),
+            parity: at(PARITY),
+            corners: at(CORNERS),
+            x_squares: at(X_SQUARES),
+            c_squares: at(C_SQUARES),
+            stable: at(STABLE),
+            frontier: at(FRONTIER),
+            discs: at(DISCS),
+        }
+    }
+}
+
+/// The fold of each positional class of `registry` that has one (see
+/// [`ClassFold`]): the first pattern, in registry order, some of whose digit
+/// positions cover the class exactly once.
+fn class_folds(registry: &Registry) -> Vec<ClassFold> {
+    let mut folds = Vec::new();
+    for (class, cells) in registry.classes.iter().enumerate() {
+        let mut wanted: Vec<usize> = cells.clone();
+        wanted.sort_unstable();
+        'patterns: for pattern in &registry.patterns {
+            let Some(first) = pattern.instances.first() else { continue };
+            let mut covered: Vec<usize> = Vec::new();
+            let mut digits = Vec::new();
+            for digit in 0..first.len() {
+                let mut at: Vec<usize> = pattern.instances.iter().map(|inst| inst[digit]).collect();
+                at.sort_unstable();
+                let distinct = at.windows(2).all(|w| w[0] != w[1]);
+                let inside = at.iter().all(|c| wanted.binary_search(c).is_ok());
+                let fresh = at.iter().all(|c| !covered.contains(c));
+                if distinct && inside && fresh {
+                    covered.extend(&at);
+                    digits.push(digit);
+                    if covered.len() == wanted.len() {
+                        folds.push(ClassFold { class, table: pattern.table, cells: first.len(), digits });
+                        break 'patterns;
+                    }
+                }
+            }
+        }
+    }
+    folds
 }
 
 impl<G: Geometry> Features<G> {
@@ -334,7 +449,11 @@ impl<G: Geometry> Features<G> {
                 }
             }
         }
+        let all_classes = (0..registry.classes.len() as u8).collect();
         Features {
+            folds: class_folds(registry),
+            scalar: ScalarOffsets::of(registry),
+            all_classes,
             registry,
             phase_of,
             classes,
@@ -359,24 +478,25 @@ impl<G: Geometry> Features<G> {
     /// instance).
     pub fn features(&self, pos: &Position<G>, out: &mut Vec<Feature>) {
         out.clear();
-        self.visit::<_, Portable>(pos, out);
+        self.visit::<_, Portable>(pos, &self.all_classes, out);
     }
 
     /// Calls `each(index, multiplicity)` for every active feature of `pos`,
     /// in the order [`Features::features`] lists them, without allocating.
     pub fn for_each_feature(&self, pos: &Position<G>, each: impl FnMut(usize, i32)) {
-        self.visit::<_, Portable>(pos, &mut Each(each));
+        self.visit::<_, Portable>(pos, &self.all_classes, &mut Each(each));
     }
 
     /// Feeds every feature of `pos` to `sink`, computed with instruction
-    /// set `I`.
+    /// set `I`, of the positional classes only `classes`.
     #[inline(always)]
-    fn visit<S: Sink, I: Isa>(&self, pos: &Position<G>, sink: &mut S) {
+    fn visit<S: Sink, I: Isa>(&self, pos: &Position<G>, classes: &[u8], sink: &mut S) {
         let base = self.phase_base(pos);
         let (me, you) = (pos.player(), pos.opponent());
-        let positional = base + self.registry.tables[POSITIONAL].offset;
-        for (i, &class) in self.classes.iter().enumerate() {
-            sink.add(positional + i, (me & class).count() as i32 - (you & class).count() as i32);
+        let positional = base + self.scalar.positional;
+        for &i in classes {
+            let class = self.classes[usize::from(i)];
+            sink.add(positional + usize::from(i), (me & class).count() as i32 - (you & class).count() as i32);
         }
         self.visit_scalars::<S, I>(pos, base, (G::Bits::EMPTY, G::Bits::EMPTY), sink);
         let mut mine = [0u64; MAX_WORDS];
@@ -423,35 +543,36 @@ impl<G: Geometry> Features<G> {
     ) {
         let (me, you) = (pos.player(), pos.opponent());
         let empty = pos.empty();
-        let tables = &self.registry.tables;
+        let at = &self.scalar;
         let mobility =
             legal_moves_with::<G, I>(me, you).count() as i32 - legal_moves_with::<G, I>(you, me).count() as i32;
-        sink.add(base + tables[MOBILITY].offset, mobility);
+        sink.add(base + at.mobility, mobility);
         let potential = neighbours::<G>(you, empty).count() as i32 - neighbours::<G>(me, empty).count() as i32;
-        sink.add(base + tables[POTENTIAL_MOBILITY].offset, potential);
+        sink.add(base + at.potential_mobility, potential);
         let parity = if empty.count() % 2 == 1 { 1 } else { -1 };
-        sink.add(base + tables[PARITY].offset, parity);
+        sink.add(base + at.parity, parity);
         let counts = ClassicCounts::of::<G>(&self.corners, me, you, stable_seeds);
-        for (table, count) in [
-            (CORNERS, counts.corners),
-            (X_SQUARES, counts.x_squares),
-            (C_SQUARES, counts.c_squares),
-            (STABLE, counts.stable),
-            (FRONTIER, counts.frontier),
-            (DISCS, counts.discs),
+        for (offset, count) in [
+            (at.corners, counts.corners),
+            (at.x_squares, counts.x_squares),
+            (at.c_squares, counts.c_squares),
+            (at.stable, counts.stable),
+            (at.frontier, counts.frontier),
+            (at.discs, counts.discs),
         ] {
-            sink.add(base + tables[table].offset, count);
+            sink.add(base + offset, count);
         }
     }
 
-    /// Feeds the positional and pattern features of a position whose side
-    /// to move, of colour sign `sign` ([`Color::sign`]), sees `seen`, in
-    /// the phase starting at weight `base`.
+    /// Feeds the pattern features and the positional ones of `classes` of
+    /// a position whose side to move, of colour sign `sign`
+    /// ([`Color::sign`]), sees `seen`, in the phase starting at weight
+    /// `base`.
     #[inline(always)]
-    fn seen_features<S: Sink>(&self, seen: &Seen, sign: i32, base: usize, sink: &mut S) {
-        let positional = base + self.registry.tables[POSITIONAL].offset;
-        for (i, &count) in seen.classes[..self.classes.len()].iter().enumerate() {
-            sink.add(positional + i, sign * i32::from(count));
+    fn seen_features<S: Sink>(&self, seen: &Seen, classes: &[u8], sign: i32, base: usize, sink: &mut S) {
+        let positional = base + self.scalar.positional;
+        for &i in classes {
+            sink.add(positional + usize::from(i), sign * i32::from(seen.classes[usize::from(i)]));
         }
         for (&offset, &index) in self.offsets.iter().zip(&seen.view.0) {
             sink.add(base + (offset + u32::from(index)) as usize, 1);
@@ -460,20 +581,32 @@ impl<G: Geometry> Features<G> {
 
     /// What the side to move after `mover` places a disc on `cell` and
     /// turns `flips` over sees, from `tracked` before the move: the one
-    /// view of [`Features::advance`] an evaluation reads.
+    /// view of [`Features::advance`] an evaluation reads (with the class
+    /// counts only when `classes`).
     #[inline(always)]
-    fn seen_after(&self, tracked: &Tracked, mover: Color, cell: usize, flips: G::Bits) -> Seen {
-        let sign = mover.sign() as i8;
+    fn seen_after(&self, tracked: &Tracked, mover: Color, cell: usize, flips: G::Bits, classes: bool) -> Seen {
         let mut seen = tracked.seen_by(mover.opponent());
-        seen.classes[usize::from(self.class_of[cell])] += sign;
         // The placed disc: digit 0 -> 2 from the opponent's side.
         seen.view.add_twice(&self.places[cell]);
         // A flipped disc: 1 -> 2 from the opponent's side.
-        for flipped in flips.iter() {
-            seen.classes[usize::from(self.class_of[flipped])] += 2 * sign;
+        for flipped in (flips & self.covered).iter() {
             seen.view.add(&self.places[flipped]);
         }
+        if classes {
+            self.count_move(&mut seen.classes, mover, cell, flips);
+        }
         seen
+    }
+
+    /// Updates the class counts `classes` for `mover` placing a disc on
+    /// `cell` and turning `flips` over.
+    #[inline(always)]
+    fn count_move(&self, classes: &mut [i8; MAX_CLASSES], mover: Color, cell: usize, flips: G::Bits) {
+        let sign = mover.sign() as i8;
+        classes[usize::from(self.class_of[cell])] += sign;
+        for flipped in flips.iter() {
+            classes[usize::from(self.class_of[flipped])] += 2 * sign;
+        }
     }
 
     /// The pattern indices and class counts of `pos`, read cell by cell.
@@ -501,13 +634,12 @@ impl<G: Geometry> Features<G> {
     }
 
     /// Updates `tracked` for `mover` placing a disc on `cell` and turning
-    /// `flips` over.
+    /// `flips` over; its class counts only when `classes` (an evaluation
+    /// with every class folded reads none).
     #[inline(always)]
-    fn advance(&self, tracked: &mut Tracked, mover: Color, cell: usize, flips: G::Bits) {
-        let sign = mover.sign() as i8;
-        tracked.classes[usize::from(self.class_of[cell])] += sign;
-        for flipped in flips.iter() {
-            tracked.classes[usize::from(self.class_of[flipped])] += 2 * sign;
+    fn advance(&self, tracked: &mut Tracked, mover: Color, cell: usize, flips: G::Bits, classes: bool) {
+        if classes {
+            self.count_move(&mut tracked.classes, mover, cell, flips);
         }
         let [black, white] = &mut tracked.views;
         let (mine, theirs) = if mover == Color::Black { (black, white) } else { (white, black) };
@@ -566,29 +698,64 @@ type Words<'a> = (&'a [u64; MAX_WORDS], &'a [u64; MAX_WORDS]);
 #[derive(Debug)]
 pub struct PatternEval<G: Geometry> {
     features: Features<G>,
+    /// The weights in registry order.
+    values: Vec<i16>,
+    /// The weights the evaluation reads: `values` padded, with the
+    /// positional weights of the classes not in `summed` folded into the
+    /// pattern tables ([`ClassFold`]).
     weights: Box<PaddedWeights>,
-    /// The number of real weights in `weights`.
-    len: usize,
+    /// The positional classes whose weights are read apart.
+    summed: Vec<u8>,
 }
 
 impl<G: Geometry> Clone for PatternEval<G> {
     fn clone(&self) -> Self {
         // Built on the heap: a derived clone of the padded array may pass
         // its 2 MiB through the stack.
-        PatternEval::from_values(self.features.clone(), self.weights())
+        let mut weights = padded(&[]);
+        weights.copy_from_slice(&self.weights[..]);
+        PatternEval {
+            features: self.features.clone(),
+            values: self.values.clone(),
+            weights,
+            summed: self.summed.clone(),
+        }
     }
 }
 
 impl<G: Geometry> PatternEval<G> {
     /// The evaluation of `features` with `values` (registry order), padded.
     fn from_values(features: Features<G>, values: &[i16]) -> Self {
-        PatternEval { features, weights: padded(values), len: values.len() }
+        let mut weights = padded(values);
+        let summed = match fold_classes(features.registry, &features.folds, &mut weights) {
+            Ok(()) => {
+                let folded: Vec<usize> = features.folds.iter().map(|f| f.class).collect();
+                features.all_classes.iter().copied().filter(|&c| !folded.contains(&usize::from(c))).collect()
+            }
+            Err(()) => {
+                weights = padded(values);
+                features.all_classes.clone()
+            }
+        };
+        PatternEval { features, values: values.to_vec(), weights, summed }
+    }
+
+    /// True when the evaluation reads class counts (some class did not fold).
+    #[inline(always)]
+    fn reads_classes(&self) -> bool {
+        !self.summed.is_empty()
+    }
+
+    /// What a trail keeps of `tracked`: without the class counts when the
+    /// evaluation reads none.
+    fn kept(&self, tracked: Tracked) -> Tracked {
+        if self.reads_classes() { tracked } else { Tracked { classes: [0; MAX_CLASSES], ..tracked } }
     }
 
     /// A sum over these weights, at zero.
     #[inline(always)]
     fn sum(&self) -> Sum<'_> {
-        Sum { weights: &self.weights, len: self.len, total: 0 }
+        Sum { weights: &self.weights, len: self.values.len(), total: 0 }
     }
 
     /// The evaluation with the variant's compiled-in weights.
@@ -618,7 +785,7 @@ impl<G: Geometry> PatternEval<G> {
 
     /// The weights, in registry order.
     pub fn weights(&self) -> &[i16] {
-        &self.weights[..self.len]
+        &self.values
     }
 }
 
@@ -646,7 +813,7 @@ impl<G: Geometry> PatternEval<G> {
     fn evaluate_seen<I: Isa>(&self, trail: &PatternTrail<G::Bits>, seen: &Seen, pos: &Position<G>) -> i32 {
         let mut sum = self.sum();
         let base = self.features.phase_base(pos);
-        self.features.seen_features(seen, pos.to_move().sign(), base, &mut sum);
+        self.features.seen_features(seen, &self.summed, pos.to_move().sign(), base, &mut sum);
         let seeds = (trail.stable[pos.to_move().index()], trail.stable[pos.to_move().opponent().index()]);
         self.features.visit_scalars::<_, I>(pos, base, seeds, &mut sum);
         sum.total
@@ -678,7 +845,7 @@ impl<G: Geometry> Evaluator<Position<G>> for PatternEval<G> {
         {
             // The discs that were the opponent's and are now the mover's.
             let flips = after.opponent() & before.opponent();
-            self.features.advance(tracked, before.to_move(), cell, flips);
+            self.features.advance(tracked, before.to_move(), cell, flips, self.reads_classes());
         }
     }
 
@@ -690,7 +857,11 @@ impl<G: Geometry> Evaluator<Position<G>> for PatternEval<G> {
     #[inline(always)]
     fn evaluate_trail_on<I: Isa>(&self, trail: &PatternTrail<G::Bits>, pos: &Position<G>) -> i32 {
         let Some(tracked) = trail.stack.last() else { return self.evaluate_on::<I>(pos) };
-        debug_assert_eq!(*tracked, self.features.tracked(pos), "the trail has lost its position\n{pos}");
+        debug_assert_eq!(
+            self.kept(*tracked),
+            self.kept(self.features.tracked(pos)),
+            "the trail has lost its position\n{pos}"
+        );
         self.evaluate_seen::<I>(trail, &tracked.seen_by(pos.to_move()), pos)
     }
 
@@ -706,7 +877,8 @@ impl<G: Geometry> Evaluator<Position<G>> for PatternEval<G> {
         let seen = match mv.cell() {
             // The discs that were the opponent's and are now the mover's.
             Some(cell) => {
-                self.features.seen_after(tracked, before.to_move(), cell, after.opponent() & before.opponent())
+                let flips = after.opponent() & before.opponent();
+                self.features.seen_after(tracked, before.to_move(), cell, flips, self.reads_classes())
             }
             None => tracked.seen_by(after.to_move()),
         };
@@ -721,7 +893,7 @@ impl<G: Geometry> Evaluator<Position<G>> for PatternEval<G> {
     #[inline(always)]
     fn evaluate_on<I: Isa>(&self, pos: &Position<G>) -> i32 {
         let mut sum = self.sum();
-        self.features.visit::<_, I>(pos, &mut sum);
+        self.features.visit::<_, I>(pos, &self.summed, &mut sum);
         sum.total
     }
 }
@@ -795,6 +967,47 @@ mod tests {
     #[test]
     fn evaluation_is_features_dot_weights_on_every_board() {
         on_every_board!(check_linear);
+    }
+
+    /// On 8x8 the corner, edge, line and diagonal patterns cover every
+    /// positional class (README "Positional weights folded into the pattern
+    /// tables"), so the evaluation reads no class counts there.
+    #[test]
+    fn every_positional_class_folds_into_a_pattern_on_8x8() {
+        let eight = PatternEval::<Size8>::compiled(Variant::Othello8);
+        assert!(eight.summed.is_empty(), "othello8 sums classes {:?} apart", eight.summed);
+        assert!(!eight.reads_classes());
+    }
+
+    #[test]
+    fn a_fold_that_leaves_the_i16_range_is_not_made() {
+        // Pattern entries at the top of the range and positive positional
+        // weights: folding would overflow, so the classes are summed apart
+        // and the evaluation is still the dot product.
+        let variant = Variant::Othello8;
+        let reg = Registry::of(variant);
+        let mut set = random_weights(variant, 9);
+        for phase in 0..reg.phases {
+            for (t, table) in reg.tables.iter().enumerate() {
+                let value = if t == POSITIONAL {
+                    100
+                } else if t >= Registry::FIRST_PATTERN_TABLE {
+                    i16::MAX
+                } else {
+                    continue;
+                };
+                let start = phase * reg.phase_len + table.offset;
+                set.values[start..start + table.len].fill(value);
+            }
+        }
+        let eval = PatternEval::<Size8>::with_weights(set);
+        assert_eq!(eval.summed.len(), reg.classes.len());
+        let mut feats = Vec::new();
+        for pos in random_positions::<Size8>(variant, 2, 19) {
+            eval.features().features(&pos, &mut feats);
+            let dot: i64 = feats.iter().map(|f| i64::from(eval.weights()[f.index]) * i64::from(f.multiplicity)).sum();
+            assert_eq!(i64::from(eval.evaluate(&pos)), dot, "{pos}");
+        }
     }
 
     /// Plays random games forward and back through a trail started at the
