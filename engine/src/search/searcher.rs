@@ -706,12 +706,12 @@ crate::cpu::multiversion! {
         for i in base..end {
             // From the third child on, the previous step selected this child
             // and prefetched its bucket.
-            let selected_early = prefetch_siblings && i > base + 1;
+            let selected_early = prefetch_siblings && i > base;
             if !selected_early {
                 select_best(&mut s.stack, i, all);
             }
             let mv = s.stack[i].0;
-            if prefetch_siblings && i > base && i + 1 < end {
+            if prefetch_siblings && i + 1 < end {
                 // The next sibling's bucket arrives while this child is searched.
                 select_best(&mut s.stack, i + 1, all);
                 s.ctx.table(child_small).prefetch(pos.result_from(&expansion, s.stack[i + 1].0).hash());
