@@ -704,8 +704,10 @@ crate::cpu::multiversion! {
         let mut best = -INFINITY;
         let mut best_move = None;
         for i in base..end {
-            // From the third child on, the previous step selected this child
-            // and prefetched its bucket.
+            // From the second child on, the previous step selected this child
+            // and prefetched its bucket (while the first child was searched
+            // for the second: a cut there wastes one selection and prefetch,
+            // a second child no longer waits for its bucket).
             let selected_early = prefetch_siblings && i > base;
             if !selected_early {
                 select_best(&mut s.stack, i, all);
