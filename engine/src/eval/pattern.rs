@@ -33,6 +33,7 @@ use crate::game::Color;
 use crate::reversi::{
     CornerRegion, Geometry, Move, Position, Variant, corner_regions, legal_moves_with, neighbours, stable_discs,
 };
+use std::borrow::Cow;
 use std::path::Path;
 
 /// Words of the widest board's bit set (12x12: 3).
@@ -157,18 +158,21 @@ fn padded(values: &[i16]) -> Box<PaddedWeights> {
 /// table in `weights` (registry order, padded), phase by phase; `Err` when
 /// an entry would leave the `i16` range (then `weights` is half folded).
 fn fold_classes(registry: &Registry, folds: &[ClassFold], weights: &mut PaddedWeights) -> Result<(), ()> {
-    /// A digit's disc, from the mover's side: none, the mover's, the opponent's.
-    const DISC_SIGN: [i32; 3] = [0, 1, -1];
-    for phase in 0..registry.phases {
-        let base = phase * registry.phase_len;
-        for fold in folds {
+    for fold in folds {
+        let balance = fold.disc_balance();
+        for phase in 0..registry.phases {
+            let base = phase * registry.phase_len;
             let weight = i32::from(weights[base + registry.tables[POSITIONAL].offset + fold.class]);
             let table = base + registry.tables[fold.table].offset;
-            for entry in 0..3usize.pow(fold.cells as u32) {
-                let discs: i32 =
-                    fold.digits.iter().map(|&d| DISC_SIGN[entry / 3usize.pow((fold.cells - 1 - d) as u32) % 3]).sum();
-                let slot = &mut weights[table + entry];
-                *slot = i16::try_from(i32::from(*slot) + weight * discs).map_err(|_| ())?;
+            // Checked once per table, after the loop, so that it vectorizes.
+            let mut out_of_range = false;
+            for (slot, &discs) in weights[table..table + balance.len()].iter_mut().zip(&balance) {
+                let sum = i32::from(*slot) + weight * i32::from(discs);
+                out_of_range |= sum != i32::from(sum as i16);
+                *slot = sum as i16;
+            }
+            if out_of_range {
+                return Err(());
             }
         }
     }
@@ -331,6 +335,22 @@ struct ClassFold {
     /// Cells of the pattern (its table has `3^cells` entries).
     cells: usize,
     digits: Vec<usize>,
+}
+
+impl ClassFold {
+    /// The class's disc balance (the mover's discs minus the opponent's on
+    /// `digits`) in every entry of the pattern's table, built digit by digit
+    /// from the most significant: linear in the table's length.
+    fn disc_balance(&self) -> Vec<i8> {
+        /// A digit's disc, from the mover's side: none, the mover's, the opponent's.
+        const DISC_SIGN: [i8; 3] = [0, 1, -1];
+        let mut balance = vec![0i8];
+        for digit in 0..self.cells {
+            let signs = if self.digits.contains(&digit) { DISC_SIGN } else { [0; 3] };
+            balance = balance.iter().flat_map(|&b| signs.map(|s| b + s)).collect();
+        }
+        balance
+    }
 }
 
 /// The weight offset within a phase of each scalar feature's table.
@@ -698,8 +718,8 @@ type Words<'a> = (&'a [u64; MAX_WORDS], &'a [u64; MAX_WORDS]);
 #[derive(Debug)]
 pub struct PatternEval<G: Geometry> {
     features: Features<G>,
-    /// The weights in registry order.
-    values: Vec<i16>,
+    /// The weights in registry order (borrowed when compiled in).
+    values: Cow<'static, [i16]>,
     /// The weights the evaluation reads: `values` padded, with the
     /// positional weights of the classes not in `summed` folded into the
     /// pattern tables ([`ClassFold`]).
@@ -725,19 +745,19 @@ impl<G: Geometry> Clone for PatternEval<G> {
 
 impl<G: Geometry> PatternEval<G> {
     /// The evaluation of `features` with `values` (registry order), padded.
-    fn from_values(features: Features<G>, values: &[i16]) -> Self {
-        let mut weights = padded(values);
+    fn from_values(features: Features<G>, values: Cow<'static, [i16]>) -> Self {
+        let mut weights = padded(&values);
         let summed = match fold_classes(features.registry, &features.folds, &mut weights) {
             Ok(()) => {
                 let folded: Vec<usize> = features.folds.iter().map(|f| f.class).collect();
                 features.all_classes.iter().copied().filter(|&c| !folded.contains(&usize::from(c))).collect()
             }
             Err(()) => {
-                weights = padded(values);
+                weights = padded(&values);
                 features.all_classes.clone()
             }
         };
-        PatternEval { features, values: values.to_vec(), weights, summed }
+        PatternEval { features, values, weights, summed }
     }
 
     /// True when the evaluation reads class counts (some class did not fold).
@@ -760,13 +780,13 @@ impl<G: Geometry> PatternEval<G> {
 
     /// The evaluation with the variant's compiled-in weights.
     pub fn compiled(variant: Variant) -> Self {
-        PatternEval::from_values(Features::new(variant), compiled(variant))
+        PatternEval::from_values(Features::new(variant), Cow::Borrowed(compiled(variant)))
     }
 
     /// The evaluation with `weights` (which must be for a variant on `G`).
     pub fn with_weights(weights: WeightSet) -> Self {
         let variant = weights.variant().expect("Reversi weights for a Reversi evaluation");
-        PatternEval::from_values(Features::new(variant), &weights.values)
+        PatternEval::from_values(Features::new(variant), Cow::Owned(weights.values))
     }
 
     /// The evaluation of `variant` with the weights file at `path`.
