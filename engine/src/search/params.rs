@@ -125,6 +125,10 @@ registry! {
     small_table_depth = "search.small_table_depth", 0.0, 0.0, 64.0;
     /// Size of the small table in MiB.
     small_table_mib = "search.small_table_mib", 2.0, 1.0, 1024.0;
+    /// Nodes searched at most this many plies deep ask for every child's
+    /// table bucket while they order their moves, so the children's misses
+    /// overlap (0: only the table move's and the next sibling's).
+    prefetch_children_depth = "search.prefetch_children_depth", 0.0, 0.0, 64.0;
     /// Depth of the midgame search that gives the exact solve its first
     /// guess when no midgame iteration ran before it.
     guess_depth = "search.guess_depth", 6.0, 1.0, 64.0;

@@ -116,6 +116,11 @@ fn small_table_depth(p: &SearchParams) -> u32 {
     p.small_table_depth.round() as u32
 }
 
+/// Nodes searched at most this many plies deep prefetch every child's bucket.
+fn prefetch_children_depth(p: &SearchParams) -> u32 {
+    p.prefetch_children_depth.round() as u32
+}
+
 /// A reusable search engine for `G` with evaluator `E`.
 pub struct Searcher<G: SearchGame, E: Evaluator<G>> {
     ctx: SearchContext,
@@ -135,6 +140,8 @@ pub struct Searcher<G: SearchGame, E: Evaluator<G>> {
     table_depth: u32,
     /// Depth below which nodes use the small table, from `params`.
     small_table_depth: u32,
+    /// Depth up to which nodes prefetch every child's bucket, from `params`.
+    prefetch_children_depth: u32,
     game: PhantomData<G>,
 }
 
@@ -154,6 +161,7 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
             probcut: ProbCut::new(&G::PARAMS, MAX_DEPTH),
             table_depth: table_depth(&G::PARAMS),
             small_table_depth: small_table_depth(&G::PARAMS),
+            prefetch_children_depth: prefetch_children_depth(&G::PARAMS),
             game: PhantomData,
         }
     }
@@ -176,6 +184,7 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
         self.probcut = ProbCut::new(&params, MAX_DEPTH);
         self.table_depth = table_depth(&params);
         self.small_table_depth = small_table_depth(&params);
+        self.prefetch_children_depth = prefetch_children_depth(&params);
         if self.ctx.small.mb() != params.small_table_mib as usize {
             self.ctx.small = TranspositionTable::new(params.small_table_mib as usize);
         }
@@ -681,11 +690,18 @@ crate::cpu::multiversion! {
         let child_tabled = next_depth > 0 && next_depth >= s.table_depth;
         let child_small = next_depth < s.small_table_depth;
         let prefetch_siblings = G::SIBLING_PREFETCH && child_tabled;
+        // Shallow nodes ask for every child's bucket at once: their
+        // children are cheap, so the next one's miss is not hidden behind
+        // the search of the one before.
+        let prefetch_children = prefetch_siblings && depth <= s.prefetch_children_depth;
         let base = s.stack.len();
         for &mv in moves.iter() {
             let index = G::move_index(mv);
+            if prefetch_children {
+                s.ctx.table(child_small).prefetch(pos.result_from(&expansion, mv).hash());
+            }
             let order = if table_move == Some(index) {
-                if prefetch_siblings {
+                if prefetch_siblings && !prefetch_children {
                     // The table's move is searched first: its bucket arrives
                     // while the moves are ordered.
                     s.ctx.table(child_small).prefetch(pos.result_from(&expansion, mv).hash());

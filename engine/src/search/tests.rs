@@ -370,6 +370,30 @@ fn a_full_width_search_matches_negamax_whichever_depths_use_the_table() {
 }
 
 #[test]
+fn prefetching_every_childs_bucket_leaves_the_search_as_it_was() {
+    // A prefetch only asks the memory system for a line: with it at no
+    // node, at nodes up to 2 plies deep or at every node, a fixed-depth
+    // search visits the same nodes and finds the same score and move.
+    const DEPTH: u32 = 7;
+    let eval = PatternEval::<Size8>::compiled(Variant::Othello8);
+    let mut rng = ChaCha8Rng::seed_from_u64(29);
+    for _ in 0..4 {
+        let pos = random_position::<Size8>(Variant::Othello8, 40, &mut rng);
+        let results: Vec<_> = [0.0, 2.0, 64.0]
+            .into_iter()
+            .map(|prefetch_children_depth| {
+                let params = SearchParams { prefetch_children_depth, ..Position::<Size8>::PARAMS };
+                let mut s = Searcher::new(Box::new(eval.clone()), 4);
+                s.set_params(params);
+                let r = s.search(&pos, &Limits { depth: Some(DEPTH), ..Limits::default() });
+                (r.score, r.best, r.nodes)
+            })
+            .collect();
+        assert!(results.iter().all(|r| *r == results[0]), "{results:?}\n{pos}");
+    }
+}
+
+#[test]
 fn a_wipeout_at_the_horizon_ends_the_game() {
     // From an othello8 game: after X c5 here, O takes X's last disc with
     // the fifth ply (b4 g7 h8 d2 d1). A search exactly that deep must score
