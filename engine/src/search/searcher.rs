@@ -106,19 +106,9 @@ fn discs(value: f64) -> i32 {
     (value * f64::from(SCORE_PER_DISC)).round().max(1.0) as i32
 }
 
-/// The shallowest depth whose nodes use the transposition table.
-fn table_depth(p: &SearchParams) -> u32 {
-    p.table_depth.round() as u32
-}
-
-/// Nodes searched fewer plies deep than this use the small table.
-fn small_table_depth(p: &SearchParams) -> u32 {
-    p.small_table_depth.round() as u32
-}
-
-/// Nodes searched at most this many plies deep prefetch every child's bucket.
-fn prefetch_children_depth(p: &SearchParams) -> u32 {
-    p.prefetch_children_depth.round() as u32
+/// A registry value that counts plies, as a whole number of plies.
+fn plies(value: f64) -> u32 {
+    value.round() as u32
 }
 
 /// A reusable search engine for `G` with evaluator `E`.
@@ -159,9 +149,9 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
             clock: CpuClock::Process,
             params: G::PARAMS,
             probcut: ProbCut::new(&G::PARAMS, MAX_DEPTH),
-            table_depth: table_depth(&G::PARAMS),
-            small_table_depth: small_table_depth(&G::PARAMS),
-            prefetch_children_depth: prefetch_children_depth(&G::PARAMS),
+            table_depth: plies(G::PARAMS.table_depth),
+            small_table_depth: plies(G::PARAMS.small_table_depth),
+            prefetch_children_depth: plies(G::PARAMS.prefetch_children_depth),
             game: PhantomData,
         }
     }
@@ -182,9 +172,9 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
     pub fn set_params(&mut self, params: SearchParams) {
         self.params = params;
         self.probcut = ProbCut::new(&params, MAX_DEPTH);
-        self.table_depth = table_depth(&params);
-        self.small_table_depth = small_table_depth(&params);
-        self.prefetch_children_depth = prefetch_children_depth(&params);
+        self.table_depth = plies(params.table_depth);
+        self.small_table_depth = plies(params.small_table_depth);
+        self.prefetch_children_depth = plies(params.prefetch_children_depth);
         if self.ctx.small.mb() != params.small_table_mib as usize {
             self.ctx.small = TranspositionTable::new(params.small_table_mib as usize);
         }
