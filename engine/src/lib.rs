@@ -5,7 +5,8 @@
 //! `tests/layers.rs`):
 //!
 //! 1. [`bitboard`], `cpu` (code paths per CPU level), [`cputime`] (clocks),
-//!    [`game`] (the trait every search sees);
+//!    `memory` (huge-page arrays for the table and the weights), [`game`]
+//!    (the trait every search sees);
 //! 2. the rules: [`reversi`]'s geometry, positions, variants, text form,
 //!    hashing, perft and stable discs; [`pente`]'s board and shapes;
 //! 3. evaluation: [`eval`] (pattern and classic evaluations, the weight
@@ -25,6 +26,7 @@ pub(crate) mod cpu;
 pub mod cputime;
 pub mod eval;
 pub mod game;
+mod memory;
 pub mod mix;
 pub mod pente;
 pub mod protocol;

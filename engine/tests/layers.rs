@@ -252,7 +252,7 @@ fn crate_sources() -> Vec<PathBuf> {
 /// (`reversi::search`, `pente::threats`, ..) sits above the search; modules
 /// not listed are not checked.
 const ENGINE_LAYERS: &[&[&str]] = &[
-    &["bitboard", "cpu", "cputime", "game", "mix"],
+    &["bitboard", "cpu", "cputime", "game", "memory", "mix"],
     &[
         "reversi::geometry",
         "reversi::position",

@@ -11,137 +11,20 @@ const BUCKET: usize = 4;
 /// The largest move index an entry can hold (16 bits hold the index + 1).
 const MAX_MOVE_INDEX: usize = u16::MAX as usize - 1;
 
+use crate::memory::{PageArray, Zeroable};
+
 /// One bucket: [`BUCKET`] entries as (key, data) word pairs, aligned to a
 /// cache line so that a probe touches one line.
 #[derive(Clone, Copy)]
 #[repr(C, align(64))]
 struct Bucket([[u64; 2]; BUCKET]);
 
-/// The size of a transparent huge page on x86-64 Linux.
-#[cfg(target_os = "linux")]
-const HUGE_PAGE: usize = 2 << 20;
-/// The size of a base page on x86-64 Linux.
-#[cfg(target_os = "linux")]
-const SMALL_PAGE: usize = 4 << 10;
+/// The table's memory: zeroed buckets on huge pages where the kernel offers
+/// them, so that a probe misses the TLB far less often.
+type Buckets = PageArray<Bucket>;
 
-/// The table's memory: zeroed buckets on fresh pages of the operating
-/// system, faulted in when made, and on Linux aligned to and backed by huge
-/// pages where the kernel offers them, so that a probe misses the TLB far
-/// less often.
-struct Buckets {
-    ptr: std::ptr::NonNull<Bucket>,
-    len: usize,
-}
-
-// SAFETY: `Buckets` owns its memory alone, like a `Box<[Bucket]>`.
-unsafe impl Send for Buckets {}
-// SAFETY: shared access only reads, as for a `Box<[Bucket]>`.
-unsafe impl Sync for Buckets {}
-
-impl Buckets {
-    /// `len` (at least one, a power of two) empty buckets.
-    fn zeroed(len: usize) -> Self {
-        assert!(len.is_power_of_two(), "a transposition table needs a power of two of buckets");
-        let bytes = len.checked_mul(size_of::<Bucket>()).expect("transposition table size overflows");
-        Buckets { ptr: Self::map(bytes), len }
-    }
-
-    /// `bytes` of zeroed memory, aligned to a huge page when it spans one.
-    #[cfg(target_os = "linux")]
-    fn map(bytes: usize) -> std::ptr::NonNull<Bucket> {
-        let slack = if bytes >= HUGE_PAGE { HUGE_PAGE } else { 0 };
-        let total = bytes + slack;
-        // SAFETY: an anonymous private mapping of `total` bytes touches no
-        // existing memory; MAP_FAILED is checked. With slack, `bytes` is a
-        // power of two of buckets of at least a huge page, so the head
-        // before the aligned start and the tail after `bytes` are whole
-        // pages inside the mapping, unmapped once; the pages written to
-        // fault them in lie inside `start..start + bytes`. `madvise` only changes
-        // how the kernel backs the range; its failure (no huge pages) is
-        // harmless.
-        unsafe {
-            let raw = libc::mmap(
-                std::ptr::null_mut(),
-                total,
-                libc::PROT_READ | libc::PROT_WRITE,
-                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
-                -1,
-                0,
-            );
-            if raw == libc::MAP_FAILED {
-                std::alloc::handle_alloc_error(Self::layout(bytes));
-            }
-            let base = raw as usize;
-            let start = if slack > 0 { base.next_multiple_of(HUGE_PAGE) } else { base };
-            if start > base {
-                libc::munmap(raw, start - base);
-            }
-            let tail = base + total - (start + bytes);
-            if tail > 0 {
-                libc::munmap((start + bytes) as *mut libc::c_void, tail);
-            }
-            if slack > 0 {
-                libc::madvise(start as *mut libc::c_void, bytes, libc::MADV_HUGEPAGE);
-            }
-            // Fault every page in now, so that no search (a move with 0.01 s
-            // left) pays for the kernel zeroing pages on their first touch.
-            for page in (start..start + bytes).step_by(SMALL_PAGE) {
-                std::ptr::write_volatile(page as *mut u8, 0);
-            }
-            std::ptr::NonNull::new_unchecked(start as *mut Bucket)
-        }
-    }
-
-    /// `bytes` of zeroed memory from the global allocator.
-    #[cfg(not(target_os = "linux"))]
-    fn map(bytes: usize) -> std::ptr::NonNull<Bucket> {
-        let layout = Self::layout(bytes);
-        // SAFETY: `layout` has a non-zero size; a null pointer is handed to
-        // `handle_alloc_error`, which does not return.
-        unsafe {
-            let ptr = std::alloc::alloc_zeroed(layout).cast::<Bucket>();
-            std::ptr::NonNull::new(ptr).unwrap_or_else(|| std::alloc::handle_alloc_error(layout))
-        }
-    }
-
-    /// The layout of `bytes` of buckets.
-    fn layout(bytes: usize) -> std::alloc::Layout {
-        std::alloc::Layout::from_size_align(bytes, align_of::<Bucket>()).expect("transposition table layout")
-    }
-}
-
-impl Drop for Buckets {
-    fn drop(&mut self) {
-        let bytes = self.len * size_of::<Bucket>();
-        // SAFETY: `ptr` came from `map(bytes)` and is released once.
-        #[cfg(target_os = "linux")]
-        unsafe {
-            libc::munmap(self.ptr.as_ptr().cast(), bytes);
-        }
-        // SAFETY: as above, allocated with this layout.
-        #[cfg(not(target_os = "linux"))]
-        unsafe {
-            std::alloc::dealloc(self.ptr.as_ptr().cast(), Self::layout(bytes));
-        }
-    }
-}
-
-impl std::ops::Deref for Buckets {
-    type Target = [Bucket];
-    #[inline(always)]
-    fn deref(&self) -> &[Bucket] {
-        // SAFETY: `ptr` holds `len` initialised (zeroed or written) buckets.
-        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
-    }
-}
-
-impl std::ops::DerefMut for Buckets {
-    #[inline(always)]
-    fn deref_mut(&mut self) -> &mut [Bucket] {
-        // SAFETY: as in `deref`, and `&mut self` is unique.
-        unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
-    }
-}
+// SAFETY: a bucket is plain words; all zero is an empty bucket.
+unsafe impl Zeroable for Bucket {}
 
 /// Depths from this one up mark exact endgame results (usable at every
 /// depth): `SOLVED_BASE + empties`, so results of bigger subtrees are kept
@@ -411,7 +294,7 @@ mod tests {
         let mut tt = TranspositionTable::new(8);
         assert_eq!(tt.buckets.len() * size_of::<Bucket>(), 8 << 20);
         #[cfg(target_os = "linux")]
-        assert_eq!(tt.buckets.as_ptr() as usize % HUGE_PAGE, 0);
+        assert_eq!(tt.buckets.as_ptr() as usize % crate::memory::HUGE_PAGE, 0);
         assert!(tt.buckets.iter().all(|b| b.0.iter().all(|s| *s == [0, 0])));
         // The last bucket is writable memory of this table.
         let key = u64::MAX;
