@@ -146,7 +146,7 @@ type PaddedWeights = [i16; WEIGHT_SLOTS];
 
 /// [`PaddedWeights`] on pages of their own: one huge page where the
 /// kernel offers it, as a phase's tables spread over hundreds of base pages
-/// and the evaluation reads them at random (othello8 depth 12: 1% less
+/// and the evaluation reads them at random (othello8 depth 12: 2.7% less
 /// time, README "The weights on a huge page").
 struct Padded(PageArray<i16>);
 
