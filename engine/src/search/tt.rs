@@ -6,12 +6,12 @@
 //! entry of the same key is updated in place; otherwise the entry that is
 //! empty, or from an older search, or shallowest, makes room.
 
+use crate::memory::{PageArray, Zeroable};
+
 /// Entries per bucket (4 x 16 bytes = one 64-byte cache line).
 const BUCKET: usize = 4;
 /// The largest move index an entry can hold (16 bits hold the index + 1).
 const MAX_MOVE_INDEX: usize = u16::MAX as usize - 1;
-
-use crate::memory::{PageArray, Zeroable};
 
 /// One bucket: [`BUCKET`] entries as (key, data) word pairs, aligned to a
 /// cache line so that a probe touches one line.
