@@ -72,6 +72,10 @@ pub const FALLBACK_TIME: f64 = 1.0;
 /// Below this many seconds left, the search is skipped: the one-ply move is
 /// the answer.
 pub const TINY_TIME: f64 = 0.05;
+/// Below this many seconds left, not even the one-ply move: reading the
+/// evaluation's weights costs about 10 ms of CPU, so the first legal move
+/// (already on disk) is the answer.
+pub const FIRST_MOVE_TIME: f64 = 0.03;
 /// Seconds per move the game master charges beyond what the process
 /// measures itself (start-up, exit), before playdata has measured it.
 pub const DEFAULT_OVERHEAD: f64 = 0.003;
@@ -436,7 +440,8 @@ pub fn search_clock(own: f64, per_move: f64, empties: u32) -> Option<f64> {
 }
 
 /// Plays one move in `dir` with search parameters `params`: reads `input.txt`, writes `output.txt` (first the
-/// first legal move, then the one-ply move, then the search's), then updates
+/// first legal move, then the one-ply move unless under [`FIRST_MOVE_TIME`]
+/// is left, then the search's), then updates
 /// `playdata.txt`. Errors are
 /// one line naming the file; `output.txt` is written whenever the board and
 /// side could be read.
@@ -447,12 +452,16 @@ pub fn play(dir: &Path, params: &ParamSettings) -> Result<RunReport, String> {
     let input = parse_input(&text)?;
     let pos = input.position;
     // A legal move on disk before anything else can go wrong.
-    write_atomically(dir, OUTPUT_FILE, &output_text(pos.legal_moves()[0]))?;
-    let eval = PatternEval::<Board>::compiled(Variant::Duo12);
-    let mut mv = one_ply_move(&pos, &eval);
-    write_atomically(dir, OUTPUT_FILE, &output_text(mv))?;
-
+    let first = pos.legal_moves()[0];
+    write_atomically(dir, OUTPUT_FILE, &output_text(first))?;
     let own = input.own_time.unwrap_or(FALLBACK_TIME);
+    let mut mv = first;
+    if own >= FIRST_MOVE_TIME {
+        let eval = PatternEval::<Board>::compiled(Variant::Duo12);
+        mv = one_ply_move(&pos, &eval);
+        write_atomically(dir, OUTPUT_FILE, &output_text(mv))?;
+    }
+
     let only_move = pos.moves().count() == 1;
     let previous = read_playdata(dir, &pos, input.own_time);
     let overhead = match (&previous, input.own_time) {
