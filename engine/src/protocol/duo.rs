@@ -459,7 +459,9 @@ pub fn play(dir: &Path, params: &ParamSettings) -> Result<RunReport, String> {
     if own >= FIRST_MOVE_TIME {
         let eval = PatternEval::<Board>::compiled(Variant::Duo12);
         mv = one_ply_move(&pos, &eval);
-        write_atomically(dir, OUTPUT_FILE, &output_text(mv))?;
+        if mv != first {
+            write_atomically(dir, OUTPUT_FILE, &output_text(mv))?;
+        }
     }
 
     let only_move = pos.moves().count() == 1;
