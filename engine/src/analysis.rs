@@ -11,7 +11,7 @@
 
 use crate::agent::Agent;
 use crate::bitboard::Portable;
-use crate::eval::{Evaluation, Evaluator, SCORE_PER_DISC, discs};
+use crate::eval::{Evaluation, SCORE_PER_DISC, discs};
 use crate::game::Game;
 use crate::pente::PentePosition;
 use crate::protocol::pente::parse_input;
@@ -20,7 +20,9 @@ use crate::reversi::ffo::parse_obf;
 use crate::reversi::{Geometry, Position, Scoring, Size8, disc_char};
 use crate::search::control::Control;
 use crate::search::probcut::{EndgameFit, ProbCutFit, confidence_for};
-use crate::search::{Engine, EngineConfig, INFINITY, Limits, ParamSettings, SearchGame, SearchResult, TimePlan};
+use crate::search::{
+    CompiledSearch, Engine, EngineConfig, INFINITY, Limits, ParamSettings, SearchGame, SearchResult, TimePlan,
+};
 use std::fmt::Display;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -189,7 +191,7 @@ pub fn line<M: Display>(k: usize, result: &SearchResult<M>, score: &str, pv: &[M
 /// The root score in discs of every position searched full width to each
 /// depth `1..=max_depth`, each search from a cleared table:
 /// `scores[p][d - 1]`, what [`ProbCutFit::from_scores`] fits.
-pub fn depth_scores<G: SearchGame, E: Evaluator<G>>(
+pub fn depth_scores<G: SearchGame, E: CompiledSearch<G>>(
     engine: &mut Engine<G, E>,
     positions: &[Source<G>],
     max_depth: u32,
@@ -212,7 +214,7 @@ pub fn depth_scores<G: SearchGame, E: Evaluator<G>>(
 /// the exact score from `engine`'s solve (a cleared table each), the
 /// shallow one from the selective solver's `depth`-ply search of the
 /// engine's evaluation, what [`EndgameFit::from_scores`] fits.
-pub fn endgame_scores<G: Geometry, E: Evaluator<Position<G>>>(
+pub fn endgame_scores<G: Geometry, E: CompiledSearch<Position<G>>>(
     engine: &mut Engine<Position<G>, E>,
     positions: &[Source<Position<G>>],
     depth: u32,
@@ -267,7 +269,7 @@ pub fn probcut_lines(fit: &ProbCutFit) -> Vec<String> {
 /// `out`, numbering from 1; a fresh table per position unless `keep_tt`.
 /// `score` turns a result into its printed score. Returns the total nodes
 /// and CPU seconds.
-pub fn analyze<G: SearchGame, E: Evaluator<G>>(
+pub fn analyze<G: SearchGame, E: CompiledSearch<G>>(
     engine: &mut Engine<G, E>,
     positions: &[Source<G>],
     budget: Budget,

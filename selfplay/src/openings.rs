@@ -8,10 +8,10 @@ use crate::protocol::{GameProtocol, PenteProtocol, ROW_SEPARATOR, ReversiProtoco
 use crate::run::{ends_within, random_line, stream_rng};
 use engine::agent::Agent;
 use engine::analysis::Budget;
-use engine::eval::{Evaluator, SCORE_PER_DISC};
+use engine::eval::SCORE_PER_DISC;
 use engine::pente::{self, PenteEngine};
-use engine::reversi::{Geometry, ReversiEngine, ReversiEvaluator};
-use engine::search::{Engine, EngineConfig, SearchGame};
+use engine::reversi::{CompiledGeometry, ReversiEngine, ReversiEvaluator};
+use engine::search::{CompiledSearch, Engine, EngineConfig, SearchGame};
 use std::collections::HashSet;
 
 /// Stream of the random plies of candidate `k` (apart from the runs' streams).
@@ -78,7 +78,7 @@ impl SuiteSpec {
 /// of the window.
 pub trait SuiteGame: GameProtocol<State: SearchGame> {
     /// The scoring engine's evaluation.
-    type Eval: Evaluator<Self::State>;
+    type Eval: CompiledSearch<Self::State>;
     /// Fields of the flattened form before the board rows, which the board's
     /// symmetries leave alone: the side letter (Pente: and the captured stones).
     const HEADER_FIELDS: usize;
@@ -91,7 +91,7 @@ pub trait SuiteGame: GameProtocol<State: SearchGame> {
     fn scorer(&self, config: EngineConfig) -> Result<Engine<Self::State, Self::Eval>, String>;
 }
 
-impl<G: Geometry> SuiteGame for ReversiProtocol<G> {
+impl<G: CompiledGeometry> SuiteGame for ReversiProtocol<G> {
     type Eval = ReversiEvaluator<G>;
     const HEADER_FIELDS: usize = 1;
     const SCORE_PER_UNIT: f64 = SCORE_PER_DISC as f64;
@@ -197,7 +197,7 @@ pub fn make_suite<P: SuiteGame>(protocol: &P, spec: &SuiteSpec) -> Result<Vec<Su
 
 /// True when `engine` at depth [`PLAYOUT_DEPTH`], playing both sides from
 /// `state`, ends the game within `plies` plies.
-pub fn ends_in_playout<S: SearchGame, E: Evaluator<S>>(engine: &mut Engine<S, E>, state: &S, plies: u32) -> bool {
+pub fn ends_in_playout<S: SearchGame, E: CompiledSearch<S>>(engine: &mut Engine<S, E>, state: &S, plies: u32) -> bool {
     let limits = Budget::Depth(PLAYOUT_DEPTH).limits();
     let mut pos = state.clone();
     engine.new_game();

@@ -14,7 +14,7 @@ use engine::pente;
 use engine::protocol::{self, duo};
 use engine::reference::ReversiMinimax;
 use engine::reversi::ggf::{self, GgfGame};
-use engine::reversi::{Geometry, Move, Position, ReversiEngine, Variant, disc_char};
+use engine::reversi::{CompiledGeometry, Move, Position, ReversiEngine, Variant, disc_char};
 use engine::search::EngineConfig;
 
 /// Separator between the side letter and the board rows in the flattened
@@ -124,12 +124,12 @@ pub type GameChoice = engine::eval::WeightKey;
 
 /// [`GameProtocol`] for a Reversi variant played on geometry `G`.
 #[derive(Clone, Copy, Debug)]
-pub struct ReversiProtocol<G: Geometry> {
+pub struct ReversiProtocol<G: CompiledGeometry> {
     variant: Variant,
     geometry: std::marker::PhantomData<G>,
 }
 
-impl<G: Geometry> ReversiProtocol<G> {
+impl<G: CompiledGeometry> ReversiProtocol<G> {
     /// The protocol of `variant`, whose board must be `G`.
     pub fn new(variant: Variant) -> Self {
         assert_eq!(variant.size(), G::N, "variant {variant} is not played on this geometry");
@@ -142,7 +142,7 @@ impl<G: Geometry> ReversiProtocol<G> {
     }
 }
 
-impl<G: Geometry> GameProtocol for ReversiProtocol<G> {
+impl<G: CompiledGeometry> GameProtocol for ReversiProtocol<G> {
     type State = Position<G>;
 
     fn variant(&self) -> String {

@@ -12,7 +12,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use engine::reversi::ggf::GgfGame;
-use engine::reversi::{Geometry, Size6, Size8, Size12, Variant};
+use engine::reversi::{CompiledGeometry, Size6, Size8, Size12, Variant};
 use selfplay::protocol::GameProtocol;
 
 fn temp_dir(name: &str) -> PathBuf {
@@ -82,7 +82,7 @@ fn positions(dir: &Path) -> Vec<record::PositionRecord> {
 /// game's opening, replaying to its final board and score with as many
 /// plies, and a result (`RE`) that names the winner. Returned without the
 /// seconds of each move, which CPU time decides.
-fn ggf_replays<G: Geometry>(dir: &Path, variant: Variant) -> Vec<GgfGame<G>> {
+fn ggf_replays<G: CompiledGeometry>(dir: &Path, variant: Variant) -> Vec<GgfGame<G>> {
     let protocol = ReversiProtocol::<G>::new(variant);
     let mut records = record::read_ggf(&dir.join(record::GGF_FILE)).unwrap();
     records.sort_by_key(|(id, _)| *id);

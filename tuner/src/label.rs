@@ -17,7 +17,7 @@ use crate::reversi::unflatten;
 use crate::run::columns::{BOARD, LABEL};
 use crate::run::seeded_draw;
 use engine::game::Game;
-use engine::reversi::{Geometry, Position, ReversiEngine, Variant};
+use engine::reversi::{CompiledGeometry, Position, ReversiEngine, Variant};
 use std::path::{Path, PathBuf};
 
 /// Transposition table of each labelling engine, in MiB (cleared before
@@ -78,7 +78,7 @@ pub struct LabelSummary {
 }
 
 /// A selected input row.
-struct Row<G: Geometry> {
+struct Row<G: CompiledGeometry> {
     record: csv::StringRecord,
     position: Position<G>,
 }
@@ -86,7 +86,7 @@ struct Row<G: Geometry> {
 /// Labels the selected rows of `input` into `out` (see the module docs);
 /// `progress(done, total)` is told after every chunk. Errors name the file
 /// and line.
-pub fn label<G: Geometry>(
+pub fn label<G: CompiledGeometry>(
     variant: Variant,
     input: &Path,
     out: &Path,
@@ -131,7 +131,7 @@ pub fn label<G: Geometry>(
 }
 
 /// Reads `input` and keeps the rows `options` select, in input order.
-fn select<G: Geometry>(
+fn select<G: CompiledGeometry>(
     variant: Variant,
     input: &Path,
     options: &LabelOptions,
@@ -169,7 +169,7 @@ fn select<G: Geometry>(
 
 /// The number of rows `out` already holds, after checking that they are the
 /// first of `rows` under `header` (0 when `out` does not exist or is empty).
-fn resume_point<G: Geometry>(out: &Path, header: &csv::StringRecord, rows: &[Row<G>]) -> Result<usize, String> {
+fn resume_point<G: CompiledGeometry>(out: &Path, header: &csv::StringRecord, rows: &[Row<G>]) -> Result<usize, String> {
     let shown = out.display();
     if !out.exists() {
         return Ok(0);
@@ -217,7 +217,7 @@ fn drop_partial_line(out: &Path) -> Result<(), String> {
 
 /// Scores `rows` on the workers' engines (row `i` on worker `i % workers`):
 /// (label in discs, exact) per row, in order.
-fn score_chunk<G: Geometry>(
+fn score_chunk<G: CompiledGeometry>(
     engines: &mut [ReversiEngine<G>],
     rows: &[Row<G>],
     options: &LabelOptions,

@@ -4,7 +4,7 @@
 
 use clap::{Parser, Subcommand};
 use engine::eval::{ClassicEval, PatternEval, WeightKey, WeightSet};
-use engine::reversi::{Geometry, ReversiEvaluator, Variant};
+use engine::reversi::{CompiledGeometry, ReversiEvaluator, Variant};
 use engine::with_geometry;
 use selfplay::record::FolderLock;
 use selfplay::run::RunOptions;
@@ -394,7 +394,7 @@ const EVAL_ERROR_HEADER: &str = "evaluation,phase,positions,exact,mae,bias,scale
 /// Progress lines while the reference scores are searched.
 const EVAL_ERROR_REPORTS: usize = 10;
 
-fn eval_error<G: Geometry>(args: &EvalErrorArgs) -> Result<(), String> {
+fn eval_error<G: CompiledGeometry>(args: &EvalErrorArgs) -> Result<(), String> {
     let positions = eval_error::sample::<G>(&data_files(&args.data), args.variant, args.positions, args.seed)?;
     let references: Vec<Option<PathBuf>> =
         if args.reference.is_empty() { vec![None] } else { args.reference.iter().cloned().map(Some).collect() };
@@ -466,7 +466,7 @@ fn eval_error<G: Geometry>(args: &EvalErrorArgs) -> Result<(), String> {
     Ok(())
 }
 
-fn label<G: Geometry>(args: &LabelArgs) -> Result<(), String> {
+fn label<G: CompiledGeometry>(args: &LabelArgs) -> Result<(), String> {
     let input = data_files(std::slice::from_ref(&args.data)).remove(0);
     let options = LabelOptions {
         depth: args.depth,

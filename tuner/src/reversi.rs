@@ -143,7 +143,7 @@ mod tests {
 
     /// A packed board gives the features of its text form (as sums per
     /// weight), on the 8x8 and on the 12x12 board, either side to move.
-    fn check_packing<G: Geometry>(variant: Variant) {
+    fn check_packing<G: engine::reversi::CompiledGeometry>(variant: Variant) {
         let model = ReversiModel::<G>::new(WeightSet::compiled(variant));
         let mut rng = engine::mix::SplitMix(5);
         let mut pos: Position<G> = variant.start();

@@ -7,7 +7,7 @@ use clap::{ArgGroup, Parser};
 use engine::analysis::{self, Budget, EngineOptions, FULL_WIDTH_PERCENT, Source, disc_score};
 use engine::eval::WeightKey;
 use engine::pente::PenteEngine;
-use engine::reversi::{Geometry, Position, ReversiEngine, Variant};
+use engine::reversi::{CompiledGeometry, Position, ReversiEngine, Variant};
 use engine::search::probcut::{EndgameFit, ProbCutFit};
 use engine::search::{EngineConfig, SearchResult};
 use engine::with_geometry;
@@ -78,7 +78,7 @@ fn totals(nodes: u64, seconds: f64) {
     eprintln!("total nodes {nodes} seconds {seconds:.3} nodes/s {:.0}", nodes as f64 / seconds.max(1e-9));
 }
 
-fn reversi<G: Geometry>(args: &Args, variant: Variant) -> Result<(), String> {
+fn reversi<G: CompiledGeometry>(args: &Args, variant: Variant) -> Result<(), String> {
     if !args.obf.is_empty() && variant != Variant::Othello8 {
         return Err(format!("--obf: OBF positions are 8x8: expected --variant othello8, found {variant}"));
     }

@@ -12,8 +12,8 @@ use clap::Parser;
 use engine::agent::{Agent, Clock, RandomAgent};
 use engine::bitboard::BitSet;
 use engine::game::{Color, Game};
-use engine::reversi::ReversiEngine;
 use engine::reversi::{COLUMN_LETTERS, Geometry, Move, Position, Variant};
+use engine::reversi::{CompiledGeometry, ReversiEngine};
 use engine::search::EngineConfig;
 use engine::textbook::{AlphaBetaAgent, HMinimaxAgent, Heuristic, PerfectMinimax, SearchLimit};
 use engine::with_geometry;
@@ -361,7 +361,7 @@ fn computer_move<G: Geometry>(state: &Position<G>, agent: &mut dyn Agent<Positio
     }
 }
 
-fn make_agent<G: Geometry>(setup: &Setup, args: &Args) -> Result<Box<dyn Agent<Position<G>>>, String> {
+fn make_agent<G: CompiledGeometry>(setup: &Setup, args: &Args) -> Result<Box<dyn Agent<Position<G>>>, String> {
     Ok(match setup.opponent {
         Opponent::Random => {
             let seed = args
@@ -398,7 +398,7 @@ fn print_result<G: Geometry>(state: &Position<G>, totals: [Duration; 2]) {
 }
 
 /// Plays one game on geometry `G`.
-fn play<G: Geometry>(setup: &Setup, args: &Args, console: &mut Console) -> Result<(), String> {
+fn play<G: CompiledGeometry>(setup: &Setup, args: &Args, console: &mut Console) -> Result<(), String> {
     let mut agent = make_agent::<G>(setup, args)?;
     let mut state: Position<G> = setup.variant.start();
     let mut totals = [Duration::ZERO; 2];

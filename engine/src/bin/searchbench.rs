@@ -6,8 +6,8 @@
 
 use clap::Parser;
 use engine::game::Game;
-use engine::reversi::ReversiEngine;
-use engine::reversi::{Geometry, Position, Variant};
+use engine::reversi::{CompiledGeometry, ReversiEngine};
+use engine::reversi::{Position, Variant};
 use engine::search::{EngineConfig, Limits, TimePlan};
 use engine::with_geometry;
 use rand::{RngExt, SeedableRng};
@@ -41,7 +41,7 @@ struct Args {
     write: Option<PathBuf>,
 }
 
-fn run<G: Geometry>(args: &Args) -> Result<(), String> {
+fn run<G: CompiledGeometry>(args: &Args) -> Result<(), String> {
     let mut engine = ReversiEngine::<G>::new(args.variant, EngineConfig::default())?;
     if let Some(dir) = &args.write {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;

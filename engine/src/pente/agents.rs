@@ -7,9 +7,21 @@ use super::eval::PenteEval;
 use crate::agent::{Agent, Clock, Decision};
 use crate::eval::Evaluator;
 use crate::game::Game;
-use crate::search::{Engine, EngineConfig, WIN, won_in};
+use crate::search::{CompiledSearch, Engine, EngineConfig, Limits, SearchResult, Searcher, WIN, won_in};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+
+/// Pente's search, compiled once, in this crate (see [`CompiledSearch`]).
+impl CompiledSearch<PentePosition> for PenteEval {
+    #[inline(never)]
+    fn compiled_search(
+        searcher: &mut Searcher<PentePosition, Self>,
+        pos: &PentePosition,
+        limits: &Limits,
+    ) -> SearchResult<Cell> {
+        searcher.search_generic(pos, limits)
+    }
+}
 
 /// The competition engine: the shared search (threat checks, VCF, then
 /// iterative deepening PVS) with the Pente pattern evaluation.

@@ -4,10 +4,11 @@
 //! node loop calls it directly.
 
 use super::{Geometry, Move, Position, Variant};
+use super::{Size4, Size6, Size8, Size10, Size12};
 use crate::bitboard::{Isa, Portable};
 use crate::eval::pattern::PatternTrail;
 use crate::eval::{ClassicEval, Evaluation, Evaluator, PatternEval};
-use crate::search::{Engine, EngineConfig};
+use crate::search::{CompiledSearch, Engine, EngineConfig, Limits, SearchResult, Searcher};
 
 /// The evaluation a Reversi engine plays with (see [`Evaluation`]).
 // One per engine, which the searcher keeps boxed: boxing the large variant
@@ -81,10 +82,73 @@ impl<G: Geometry> Evaluator<Position<G>> for ReversiEvaluator<G> {
     }
 }
 
+/// A board geometry whose Reversi search this crate compiles, once, for
+/// the evaluation the engine plays with (see [`CompiledSearch`]): every
+/// geometry of [`Variant`].
+pub trait CompiledGeometry: Geometry {
+    /// Searches `pos` within `limits` with `searcher`.
+    fn reversi_search(
+        searcher: &mut Searcher<Position<Self>, ReversiEvaluator<Self>>,
+        pos: &Position<Self>,
+        limits: &Limits,
+    ) -> SearchResult<Move<Self>>;
+}
+
+/// Implements [`CompiledGeometry`] for each listed geometry.
+macro_rules! compiled_geometries {
+    ($($g:ty),*) => {$(
+        impl CompiledGeometry for $g {
+            // Never inlined: the one copy is this crate's.
+            #[inline(never)]
+            fn reversi_search(
+                searcher: &mut Searcher<Position<Self>, ReversiEvaluator<Self>>,
+                pos: &Position<Self>,
+                limits: &Limits,
+            ) -> SearchResult<Move<Self>> {
+                searcher.search_generic(pos, limits)
+            }
+        }
+    )*};
+}
+compiled_geometries!(Size4, Size6, Size8, Size10, Size12);
+
+impl<G: CompiledGeometry> CompiledSearch<Position<G>> for ReversiEvaluator<G> {
+    #[inline]
+    fn compiled_search(
+        searcher: &mut Searcher<Position<G>, Self>,
+        pos: &Position<G>,
+        limits: &Limits,
+    ) -> SearchResult<Move<G>> {
+        G::reversi_search(searcher, pos, limits)
+    }
+}
+
+/// The pattern evaluation alone (tests, benches): compiled where it is used.
+impl<G: Geometry> CompiledSearch<Position<G>> for PatternEval<G> {
+    fn compiled_search(
+        searcher: &mut Searcher<Position<G>, Self>,
+        pos: &Position<G>,
+        limits: &Limits,
+    ) -> SearchResult<Move<G>> {
+        searcher.search_generic(pos, limits)
+    }
+}
+
+/// The classic heuristic alone (tests): compiled where it is used.
+impl<G: Geometry> CompiledSearch<Position<G>> for ClassicEval<G> {
+    fn compiled_search(
+        searcher: &mut Searcher<Position<G>, Self>,
+        pos: &Position<G>,
+        limits: &Limits,
+    ) -> SearchResult<Move<G>> {
+        searcher.search_generic(pos, limits)
+    }
+}
+
 /// The strong engine as a player of Reversi on geometry `G`.
 pub type ReversiEngine<G> = Engine<Position<G>, ReversiEvaluator<G>>;
 
-impl<G: Geometry> Engine<Position<G>, ReversiEvaluator<G>> {
+impl<G: CompiledGeometry> Engine<Position<G>, ReversiEvaluator<G>> {
     /// An engine for `variant` (whose board must be `G`) with `config`: the
     /// pattern evaluation with the compiled-in weights or with the tuner's
     /// weights file `config.weights`, or the classic heuristic; fails when

@@ -21,7 +21,7 @@ mod tests;
 
 pub use hooks::{SearchGame, Tactics};
 pub use params::{ParamSettings, SearchParams};
-pub use searcher::{INFINITY, Limits, MAX_DEPTH, SearchResult, Searcher, WIN, WIN_BOUND, won_in};
+pub use searcher::{CompiledSearch, INFINITY, Limits, MAX_DEPTH, SearchResult, Searcher, WIN, WIN_BOUND, won_in};
 pub use time::{MovesAhead, Overrun, TimePlan};
 
 use crate::agent::{Agent, Clock, Decision};
@@ -141,22 +141,6 @@ impl<G: SearchGame, E: Evaluator<G>> Engine<G, E> {
         &self.config
     }
 
-    /// Searches `state` for a move with `clock` on the game's clock, and
-    /// records how far the search overran its plan for the next moves.
-    pub fn play(&mut self, state: &G, clock: &Clock) -> SearchResult<G::Move> {
-        let limits = self.config.limits(state, clock, &self.overrun);
-        let r = self.searcher.search(state, &limits);
-        // Forced and solved moves say nothing about the midgame's overrun.
-        if let Some(plan) = limits.time
-            && clock.own_remaining.is_finite()
-            && r.depth > 0
-            && !r.exact
-        {
-            self.overrun.record(plan, r.seconds);
-        }
-        r
-    }
-
     /// The overrun measured in this game so far.
     pub fn overrun(&self) -> Overrun {
         self.overrun
@@ -173,11 +157,6 @@ impl<G: SearchGame, E: Evaluator<G>> Engine<G, E> {
         self.searcher.evaluator()
     }
 
-    /// Searches `state` within `limits` (for analysis tools).
-    pub fn search(&mut self, state: &G, limits: &Limits) -> SearchResult<G::Move> {
-        self.searcher.search(state, limits)
-    }
-
     /// The expected line after the last search of `state` chose `best` (see
     /// [`Searcher::principal_variation`]).
     pub fn principal_variation(&self, state: &G, best: G::Move, max: usize) -> Vec<G::Move> {
@@ -185,7 +164,30 @@ impl<G: SearchGame, E: Evaluator<G>> Engine<G, E> {
     }
 }
 
-impl<G: SearchGame, E: Evaluator<G>> Agent<G> for Engine<G, E> {
+impl<G: SearchGame, E: CompiledSearch<G>> Engine<G, E> {
+    /// Searches `state` for a move with `clock` on the game's clock, and
+    /// records how far the search overran its plan for the next moves.
+    pub fn play(&mut self, state: &G, clock: &Clock) -> SearchResult<G::Move> {
+        let limits = self.config.limits(state, clock, &self.overrun);
+        let r = self.searcher.search(state, &limits);
+        // Forced and solved moves say nothing about the midgame's overrun.
+        if let Some(plan) = limits.time
+            && clock.own_remaining.is_finite()
+            && r.depth > 0
+            && !r.exact
+        {
+            self.overrun.record(plan, r.seconds);
+        }
+        r
+    }
+
+    /// Searches `state` within `limits` (for analysis tools).
+    pub fn search(&mut self, state: &G, limits: &Limits) -> SearchResult<G::Move> {
+        self.searcher.search(state, limits)
+    }
+}
+
+impl<G: SearchGame, E: CompiledSearch<G>> Agent<G> for Engine<G, E> {
     fn name(&self) -> String {
         self.name.clone()
     }

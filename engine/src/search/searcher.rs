@@ -12,7 +12,7 @@ use super::probcut::ProbCut;
 use super::time::{IterationClock, NextIteration, TimePlan};
 use super::tt::{Bound, FULL_CONFIDENCE, SOLVED_BASE, TranspositionTable, TtEntry, solved_depth};
 use crate::cputime::CpuClock;
-use crate::eval::{Evaluator, SCORE_PER_DISC};
+use crate::eval::{DiscDifference, Evaluator, SCORE_PER_DISC};
 use std::marker::PhantomData;
 use std::time::Duration;
 
@@ -111,6 +111,27 @@ fn plies(value: f64) -> u32 {
     value.round() as u32
 }
 
+/// Where the search of game `G` with evaluator `Self` is compiled.
+///
+/// In optimised builds rustc shares no generic instances between crates, so
+/// every crate (each binary, test and library downstream) that searched a
+/// game and evaluator pair compiled the whole search again, in its three CPU
+/// code paths: minutes per crate. An evaluator this crate plays with names a
+/// copy compiled here once for each concrete game; any other answers
+/// [`Searcher::search_generic`], compiled where it is used.
+pub trait CompiledSearch<G: SearchGame>: Evaluator<G> + Sized {
+    /// Searches `pos` within `limits` with `searcher` (see [`Searcher::search`]).
+    fn compiled_search(searcher: &mut Searcher<G, Self>, pos: &G, limits: &Limits) -> SearchResult<G::Move>;
+}
+
+/// The disc count alone (tests, reference searches): compiled where it is
+/// used.
+impl<G: SearchGame> CompiledSearch<G> for DiscDifference {
+    fn compiled_search(searcher: &mut Searcher<G, Self>, pos: &G, limits: &Limits) -> SearchResult<G::Move> {
+        searcher.search_generic(pos, limits)
+    }
+}
+
 /// A reusable search engine for `G` with evaluator `E`.
 pub struct Searcher<G: SearchGame, E: Evaluator<G>> {
     ctx: SearchContext,
@@ -201,8 +222,11 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
         line
     }
 
-    /// Searches `pos`, which must not be finished, within `limits`.
-    pub fn search(&mut self, pos: &G, limits: &Limits) -> SearchResult<G::Move> {
+    /// Searches `pos`, which must not be finished, within `limits`: the
+    /// search itself, compiled in the crate that names it for `G` and `E`.
+    /// Callers use [`Searcher::search`], which reaches the copy that
+    /// [`CompiledSearch`] names.
+    pub fn search_generic(&mut self, pos: &G, limits: &Limits) -> SearchResult<G::Move> {
         let start = self.clock.now();
         let tactics = pos.tactics();
         if let Tactics::Win(mv) = tactics {
@@ -533,6 +557,14 @@ const fn score_to_table(score: i32, ply: u32) -> i32 {
         score - ply as i32
     } else {
         score
+    }
+}
+
+impl<G: SearchGame, E: CompiledSearch<G>> Searcher<G, E> {
+    /// Searches `pos`, which must not be finished, within `limits`.
+    #[inline]
+    pub fn search(&mut self, pos: &G, limits: &Limits) -> SearchResult<G::Move> {
+        E::compiled_search(self, pos, limits)
     }
 }
 

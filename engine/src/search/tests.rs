@@ -493,7 +493,7 @@ fn the_hard_limit_holds() {
 
 #[test]
 fn whole_games_are_legal_on_every_board() {
-    fn play<G: Geometry>(variant: Variant) {
+    fn play<G: crate::reversi::CompiledGeometry>(variant: Variant) {
         let config = EngineConfig { depth: Some(3), ..EngineConfig::default() };
         let mut engine = ReversiEngine::<G>::new(variant, config).unwrap();
         let mut pos: Position<G> = variant.start();
