@@ -124,26 +124,10 @@ impl<G: CompiledGeometry> CompiledSearch<Position<G>> for ReversiEvaluator<G> {
 }
 
 /// The pattern evaluation alone (tests, benches): compiled where it is used.
-impl<G: Geometry> CompiledSearch<Position<G>> for PatternEval<G> {
-    fn compiled_search(
-        searcher: &mut Searcher<Position<G>, Self>,
-        pos: &Position<G>,
-        limits: &Limits,
-    ) -> SearchResult<Move<G>> {
-        searcher.search_generic(pos, limits)
-    }
-}
+impl<G: Geometry> CompiledSearch<Position<G>> for PatternEval<G> {}
 
 /// The classic heuristic alone (tests): compiled where it is used.
-impl<G: Geometry> CompiledSearch<Position<G>> for ClassicEval<G> {
-    fn compiled_search(
-        searcher: &mut Searcher<Position<G>, Self>,
-        pos: &Position<G>,
-        limits: &Limits,
-    ) -> SearchResult<Move<G>> {
-        searcher.search_generic(pos, limits)
-    }
-}
+impl<G: Geometry> CompiledSearch<Position<G>> for ClassicEval<G> {}
 
 /// The strong engine as a player of Reversi on geometry `G`.
 pub type ReversiEngine<G> = Engine<Position<G>, ReversiEvaluator<G>>;

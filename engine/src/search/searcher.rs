@@ -118,19 +118,17 @@ fn plies(value: f64) -> u32 {
 /// game and evaluator pair compiled the whole search again, in its three CPU
 /// code paths: minutes per crate. An evaluator this crate plays with names a
 /// copy compiled here once for each concrete game; any other answers
-/// [`Searcher::search_generic`], compiled where it is used.
+/// [`Searcher::search_generic`], compiled where it is used (the default).
 pub trait CompiledSearch<G: SearchGame>: Evaluator<G> + Sized {
     /// Searches `pos` within `limits` with `searcher` (see [`Searcher::search`]).
-    fn compiled_search(searcher: &mut Searcher<G, Self>, pos: &G, limits: &Limits) -> SearchResult<G::Move>;
-}
-
-/// The disc count alone (tests, reference searches): compiled where it is
-/// used.
-impl<G: SearchGame> CompiledSearch<G> for DiscDifference {
+    #[inline]
     fn compiled_search(searcher: &mut Searcher<G, Self>, pos: &G, limits: &Limits) -> SearchResult<G::Move> {
         searcher.search_generic(pos, limits)
     }
 }
+
+/// The disc count alone (tests, reference searches).
+impl<G: SearchGame> CompiledSearch<G> for DiscDifference {}
 
 /// A reusable search engine for `G` with evaluator `E`.
 pub struct Searcher<G: SearchGame, E: Evaluator<G>> {
@@ -537,6 +535,14 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
     }
 }
 
+impl<G: SearchGame, E: CompiledSearch<G>> Searcher<G, E> {
+    /// Searches `pos`, which must not be finished, within `limits`.
+    #[inline]
+    pub fn search(&mut self, pos: &G, limits: &Limits) -> SearchResult<G::Move> {
+        E::compiled_search(self, pos, limits)
+    }
+}
+
 /// What one root iteration found.
 struct Iteration<M> {
     /// False when the search was stopped before it finished.
@@ -557,14 +563,6 @@ const fn score_to_table(score: i32, ply: u32) -> i32 {
         score - ply as i32
     } else {
         score
-    }
-}
-
-impl<G: SearchGame, E: CompiledSearch<G>> Searcher<G, E> {
-    /// Searches `pos`, which must not be finished, within `limits`.
-    #[inline]
-    pub fn search(&mut self, pos: &G, limits: &Limits) -> SearchResult<G::Move> {
-        E::compiled_search(self, pos, limits)
     }
 }
 
