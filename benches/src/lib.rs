@@ -4,12 +4,13 @@
 
 use engine::agent::{Agent, Clock};
 use engine::cputime::CpuTimer;
+use engine::eval::Evaluator;
 use engine::game::Game;
 use engine::mix::SplitMix;
 use engine::pente::{NearRandomAgent, PenteEngine, PentePosition};
 use engine::reversi::ffo::{self, FfoPosition};
-use engine::reversi::{CompiledGeometry, ReversiEngine, ReversiEvaluator};
 use engine::reversi::{Geometry, Position, Size8, Size12, Variant};
+use engine::reversi::{ReversiEngine, ReversiEvaluator};
 use engine::search::{CompiledSearch, Engine, EngineConfig, Limits, SearchGame, WIN_BOUND};
 use std::fmt;
 use std::path::Path;
@@ -284,7 +285,7 @@ fn staged_positions<G: Geometry>(variant: Variant, stages: &[u32], games: usize,
 }
 
 /// The positions of a suite and the engine that searches them.
-struct EngineSearches<G: SearchGame, E: CompiledSearch<G>> {
+struct EngineSearches<G: SearchGame, E: Evaluator<G>> {
     positions: Vec<G>,
     engine: Engine<G, E>,
 }
@@ -304,10 +305,7 @@ impl<G: SearchGame, E: CompiledSearch<G>> EngineSearches<G, E> {
 }
 
 /// The positions of a Reversi suite and the engine for them.
-fn reversi_searches<G: CompiledGeometry>(
-    variant: Variant,
-    stages: &[u32],
-) -> EngineSearches<Position<G>, ReversiEvaluator<G>> {
+fn reversi_searches<G: Geometry>(variant: Variant, stages: &[u32]) -> EngineSearches<Position<G>, ReversiEvaluator<G>> {
     let config = EngineConfig { tt_mb: REVERSI_TT_MB, ..EngineConfig::default() };
     let engine = ReversiEngine::new(variant, config).expect("the compiled-in weights need no file");
     EngineSearches { positions: staged_positions(variant, stages, REVERSI_SUITE_GAMES, REVERSI_SUITE_SEED), engine }

@@ -14,7 +14,7 @@ use engine::pente;
 use engine::protocol::{self, duo};
 use engine::reference::ReversiMinimax;
 use engine::reversi::ggf::{self, GgfGame};
-use engine::reversi::{CompiledGeometry, Move, Position, ReversiEngine, Variant, disc_char};
+use engine::reversi::{CompiledGeometry, Geometry, Move, Position, ReversiEngine, Variant, disc_char};
 use engine::search::EngineConfig;
 
 /// Separator between the side letter and the board rows in the flattened
@@ -124,12 +124,12 @@ pub type GameChoice = engine::eval::WeightKey;
 
 /// [`GameProtocol`] for a Reversi variant played on geometry `G`.
 #[derive(Clone, Copy, Debug)]
-pub struct ReversiProtocol<G: CompiledGeometry> {
+pub struct ReversiProtocol<G: Geometry> {
     variant: Variant,
     geometry: std::marker::PhantomData<G>,
 }
 
-impl<G: CompiledGeometry> ReversiProtocol<G> {
+impl<G: Geometry> ReversiProtocol<G> {
     /// The protocol of `variant`, whose board must be `G`.
     pub fn new(variant: Variant) -> Self {
         assert_eq!(variant.size(), G::N, "variant {variant} is not played on this geometry");

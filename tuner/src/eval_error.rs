@@ -13,13 +13,13 @@ use engine::agent::Agent;
 use engine::analysis::Budget;
 use engine::eval::{Evaluator, PatternEval, Registry, discs};
 use engine::game::Game;
-use engine::reversi::{CompiledGeometry, Position, ReversiEngine, Variant};
+use engine::reversi::{CompiledGeometry, Geometry, Position, ReversiEngine, Variant};
 use engine::search::EngineConfig;
 use std::path::PathBuf;
 
 /// A position with its reference score.
 #[derive(Clone, Debug)]
-pub struct Scored<G: CompiledGeometry> {
+pub struct Scored<G: Geometry> {
     /// The position (not finished).
     pub position: Position<G>,
     /// The reference search's score for the side to move, in discs.
@@ -31,7 +31,7 @@ pub struct Scored<G: CompiledGeometry> {
 /// Samples `count` distinct unfinished positions from the `board` column of
 /// `files` (seeded; every position when there are fewer). Errors name the
 /// file and line.
-pub fn sample<G: CompiledGeometry>(
+pub fn sample<G: Geometry>(
     files: &[PathBuf],
     variant: Variant,
     count: usize,
@@ -106,7 +106,7 @@ pub fn score_by_committee<G: CompiledGeometry>(
 /// Names the weights of a reference search in a reference-score file: the
 /// file's name (or `compiled`) and an FNV-1a digest of its values, so the
 /// record does not depend on where the file lies.
-pub fn weights_id<G: CompiledGeometry>(variant: Variant, weights: Option<&std::path::Path>) -> Result<String, String> {
+pub fn weights_id<G: Geometry>(variant: Variant, weights: Option<&std::path::Path>) -> Result<String, String> {
     let eval: PatternEval<G> = match weights {
         Some(path) => PatternEval::from_file(variant, path)?,
         None => PatternEval::compiled(variant),
@@ -122,7 +122,7 @@ pub const SCORES_HEADER: &str = "index,hash,reference,exact";
 
 /// The reference scores of `scored` as a file: a `# ` line with `options`
 /// (what made them), the header, then one row per position in sample order.
-pub fn scores_text<G: CompiledGeometry>(options: &str, scored: &[Scored<G>]) -> String {
+pub fn scores_text<G: Geometry>(options: &str, scored: &[Scored<G>]) -> String {
     let mut text = format!("# {options}\n{SCORES_HEADER}\n");
     for (i, s) in scored.iter().enumerate() {
         text += &format!("{i},{},{},{}\n", s.position.hash(), s.reference, u8::from(s.exact));
@@ -132,7 +132,7 @@ pub fn scores_text<G: CompiledGeometry>(options: &str, scored: &[Scored<G>]) -> 
 
 /// Reads reference scores written by [`scores_text`] for `positions` (the
 /// same sample) made with `options`. Errors name the file and line.
-pub fn read_scores<G: CompiledGeometry>(
+pub fn read_scores<G: Geometry>(
     path: &std::path::Path,
     text: &str,
     options: &str,
@@ -199,7 +199,7 @@ pub struct PhaseError {
 
 /// The errors of `eval` against the reference scores, per phase of
 /// `variant`'s registry (phases with no position are left out).
-pub fn errors<G: CompiledGeometry>(
+pub fn errors<G: Geometry>(
     eval: &impl Evaluator<Position<G>>,
     scored: &[Scored<G>],
     variant: Variant,
@@ -233,7 +233,7 @@ pub fn errors<G: CompiledGeometry>(
 
 /// The reference engine: the pattern evaluation with `weights` (default:
 /// compiled in) and a transposition table of `tt_mb` MiB (0: the default).
-pub fn reference_engine<G: CompiledGeometry>(
+pub fn reference_engine<G: Geometry>(
     variant: Variant,
     weights: Option<PathBuf>,
     tt_mb: usize,

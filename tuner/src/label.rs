@@ -17,7 +17,7 @@ use crate::reversi::unflatten;
 use crate::run::columns::{BOARD, LABEL};
 use crate::run::seeded_draw;
 use engine::game::Game;
-use engine::reversi::{CompiledGeometry, Position, ReversiEngine, Variant};
+use engine::reversi::{CompiledGeometry, Geometry, Position, ReversiEngine, Variant};
 use std::path::{Path, PathBuf};
 
 /// Transposition table of each labelling engine, in MiB (cleared before
@@ -78,7 +78,7 @@ pub struct LabelSummary {
 }
 
 /// A selected input row.
-struct Row<G: CompiledGeometry> {
+struct Row<G: Geometry> {
     record: csv::StringRecord,
     position: Position<G>,
 }
@@ -131,7 +131,7 @@ pub fn label<G: CompiledGeometry>(
 }
 
 /// Reads `input` and keeps the rows `options` select, in input order.
-fn select<G: CompiledGeometry>(
+fn select<G: Geometry>(
     variant: Variant,
     input: &Path,
     options: &LabelOptions,
@@ -169,7 +169,7 @@ fn select<G: CompiledGeometry>(
 
 /// The number of rows `out` already holds, after checking that they are the
 /// first of `rows` under `header` (0 when `out` does not exist or is empty).
-fn resume_point<G: CompiledGeometry>(out: &Path, header: &csv::StringRecord, rows: &[Row<G>]) -> Result<usize, String> {
+fn resume_point<G: Geometry>(out: &Path, header: &csv::StringRecord, rows: &[Row<G>]) -> Result<usize, String> {
     let shown = out.display();
     if !out.exists() {
         return Ok(0);

@@ -132,7 +132,7 @@ impl<G: Geometry> CompiledSearch<Position<G>> for ClassicEval<G> {}
 /// The strong engine as a player of Reversi on geometry `G`.
 pub type ReversiEngine<G> = Engine<Position<G>, ReversiEvaluator<G>>;
 
-impl<G: CompiledGeometry> Engine<Position<G>, ReversiEvaluator<G>> {
+impl<G: Geometry> Engine<Position<G>, ReversiEvaluator<G>> {
     /// An engine for `variant` (whose board must be `G`) with `config`: the
     /// pattern evaluation with the compiled-in weights or with the tuner's
     /// weights file `config.weights`, or the classic heuristic; fails when
