@@ -11,7 +11,7 @@ use engine::pente::{NearRandomAgent, PenteEngine, PentePosition};
 use engine::reversi::ffo::{self, FfoPosition};
 use engine::reversi::{Geometry, Position, Size8, Size12, Variant};
 use engine::reversi::{ReversiEngine, ReversiEvaluator};
-use engine::search::{CompiledSearch, Engine, EngineConfig, Limits, SearchGame, WIN_BOUND};
+use engine::search::{CompiledSearch, Engine, EngineConfig, Limits, Objective, SearchGame, WIN_BOUND};
 use std::fmt;
 use std::path::Path;
 use std::str::FromStr;
@@ -306,7 +306,8 @@ impl<G: SearchGame, E: CompiledSearch<G>> EngineSearches<G, E> {
 
 /// The positions of a Reversi suite and the engine for them.
 fn reversi_searches<G: Geometry>(variant: Variant, stages: &[u32]) -> EngineSearches<Position<G>, ReversiEvaluator<G>> {
-    let config = EngineConfig { tt_mb: REVERSI_TT_MB, ..EngineConfig::default() };
+    // The disc margin, as the Edax figures it is compared with count it.
+    let config = EngineConfig { tt_mb: REVERSI_TT_MB, objective: Objective::Margin, ..EngineConfig::default() };
     let engine = ReversiEngine::new(variant, config).expect("the compiled-in weights need no file");
     EngineSearches { positions: staged_positions(variant, stages, REVERSI_SUITE_GAMES, REVERSI_SUITE_SEED), engine }
 }

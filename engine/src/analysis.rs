@@ -21,7 +21,8 @@ use crate::reversi::{Geometry, Position, Scoring, Size8, disc_char};
 use crate::search::control::Control;
 use crate::search::probcut::{EndgameFit, ProbCutFit, confidence_for};
 use crate::search::{
-    CompiledSearch, Engine, EngineConfig, INFINITY, Limits, ParamSettings, SearchGame, SearchResult, TimePlan,
+    Band, CompiledSearch, Engine, EngineConfig, INFINITY, Limits, Objective, ParamSettings, SearchGame, SearchResult,
+    TimePlan,
 };
 use std::fmt::Display;
 use std::io::Write;
@@ -56,12 +57,18 @@ pub struct EngineOptions {
     /// A search parameter, NAME=VALUE (repeatable; see SearchParams::REGISTRY).
     #[arg(long, value_name = "NAME=VALUE")]
     pub param: Vec<String>,
+    /// What the search maximises: `discs` (the exact margin, as Edax
+    /// reports it) or `wins` (proven wins above every evaluation, printed
+    /// `W+3`/`L-1`). Absent: `analyze` counts discs, `nboard` plays for wins.
+    #[arg(long, value_name = "wins|discs")]
+    pub objective: Option<Objective>,
 }
 
 impl EngineOptions {
     /// The engine configuration; `absent` is the selectivity in percent
-    /// when `--selectivity` is not given (`None`: the engine's default).
-    pub fn config(&self, absent: Option<f64>) -> Result<EngineConfig, String> {
+    /// when `--selectivity` is not given (`None`: the engine's default),
+    /// `objective` the objective when `--objective` is not.
+    pub fn config(&self, absent: Option<f64>, objective: Objective) -> Result<EngineConfig, String> {
         let mut params = ParamSettings::default();
         if let Some(percent) = self.selectivity.or(absent) {
             let confidence = if percent == FULL_WIDTH_PERCENT {
@@ -80,6 +87,7 @@ impl EngineOptions {
             evaluation: self.eval,
             weights: self.weights.clone(),
             params,
+            objective: self.objective.unwrap_or(objective),
             ..EngineConfig::default()
         })
     }
@@ -171,9 +179,14 @@ pub fn read_pente(path: &Path) -> Result<Source<PentePosition>, String> {
     playable(Source { origin: format!("{}:1", path.display()), position: input.position })
 }
 
-/// A Reversi score (score units) in discs: an integer when exact.
+/// A Reversi score (score units) in discs: an integer when exact, a
+/// proven result of a search for wins as its band (`W+3`, `L-1`).
 pub fn disc_score(score: i32, exact: bool) -> String {
-    if exact { format!("{:+}", score / SCORE_PER_DISC) } else { format!("{:+.2}", discs(score)) }
+    match Band::of(score) {
+        Band::Unproven(_) if exact => format!("{:+}", score / SCORE_PER_DISC),
+        Band::Unproven(_) => format!("{:+.2}", discs(score)),
+        band => band.to_string(),
+    }
 }
 
 /// The output line of position `k`.

@@ -97,7 +97,7 @@ struct RunArgs {
     /// Variant: tiny4, othello6, othello8, othello10, othello12, duo12 or pente.
     #[arg(long, default_value = "duo12")]
     variant: GameChoice,
-    /// First player: engine[:depth=D,nodes=N,movetime=S,tc=S,tt=MB,weights=FILE,nps=N,eval=E,PARAM=V],
+    /// First player: engine[:depth=D,nodes=N,movetime=S,tc=S,tt=MB,weights=FILE,nps=N,eval=E,objective=wins|discs,PARAM=V],
     /// classic[:same keys] (the classic heuristic), random, minimax, or
     /// cmd:PROGRAM [ARGS][;tc=S][;calibrate=PROGRAM [ARGS]].
     #[arg(long = "a", default_value = "engine:depth=4", value_name = "SPEC")]

@@ -11,7 +11,7 @@ use engine::analysis::Budget;
 use engine::eval::SCORE_PER_DISC;
 use engine::pente::{self, PenteEngine};
 use engine::reversi::{CompiledGeometry, ReversiEngine, ReversiEvaluator};
-use engine::search::{CompiledSearch, Engine, EngineConfig, SearchGame};
+use engine::search::{CompiledSearch, Engine, EngineConfig, Objective, SearchGame};
 use std::collections::HashSet;
 
 /// Stream of the random plies of candidate `k` (apart from the runs' streams).
@@ -168,7 +168,8 @@ pub struct SuiteEntry {
 /// Fewer than `spec.count` entries when the draws run out.
 pub fn make_suite<P: SuiteGame>(protocol: &P, spec: &SuiteSpec) -> Result<Vec<SuiteEntry>, String> {
     spec.validate()?;
-    let config = EngineConfig { tt_mb: SUITE_TT_MB, ..EngineConfig::default() };
+    // Balance is judged on the disc margin the evaluation predicts.
+    let config = EngineConfig { tt_mb: SUITE_TT_MB, objective: Objective::Margin, ..EngineConfig::default() };
     let mut engine = protocol.scorer(config)?;
     let limits = Budget::Depth(spec.depth).limits();
     let (mut seen, mut suite) = (HashSet::new(), Vec::new());

@@ -127,6 +127,7 @@ impl FromStr for PlayerSpec {
                         "weights" => config.weights = Some(PathBuf::from(value)),
                         "nps" => config.nps_hint = Some(parse_number(key, value)?),
                         "eval" => config.evaluation = value.parse().map_err(|e| format!("{e} in `{text}`"))?,
+                        "objective" => config.objective = value.parse().map_err(|e| format!("{e} in `{text}`"))?,
                         _ if SearchParams::knows(key) => {
                             config
                                 .params
@@ -135,7 +136,7 @@ impl FromStr for PlayerSpec {
                         }
                         _ => {
                             return Err(format!(
-                                "unknown engine option `{key}` in `{text}`: expected depth, nodes, movetime, tc, tt, weights, nps, eval or a search parameter (README: search parameters)"
+                                "unknown engine option `{key}` in `{text}`: expected depth, nodes, movetime, tc, tt, weights, nps, eval, objective or a search parameter (README: search parameters)"
                             ));
                         }
                     }

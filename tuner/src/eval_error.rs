@@ -14,7 +14,7 @@ use engine::analysis::Budget;
 use engine::eval::{Evaluator, PatternEval, Registry, discs};
 use engine::game::Game;
 use engine::reversi::{CompiledGeometry, Geometry, Position, ReversiEngine, Variant};
-use engine::search::EngineConfig;
+use engine::search::{EngineConfig, Objective};
 use std::path::PathBuf;
 
 /// A position with its reference score.
@@ -238,7 +238,10 @@ pub fn reference_engine<G: Geometry>(
     weights: Option<PathBuf>,
     tt_mb: usize,
 ) -> Result<ReversiEngine<G>, String> {
-    ReversiEngine::<G>::new(variant, EngineConfig { weights, tt_mb, ..EngineConfig::default() })
+    ReversiEngine::<G>::new(
+        variant,
+        EngineConfig { weights, tt_mb, objective: Objective::Margin, ..EngineConfig::default() },
+    )
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@ use engine::eval::WeightKey;
 use engine::pente::PenteEngine;
 use engine::reversi::{CompiledGeometry, Position, ReversiEngine, Variant};
 use engine::search::probcut::{EndgameFit, ProbCutFit};
-use engine::search::{EngineConfig, SearchResult};
+use engine::search::{EngineConfig, Objective, SearchResult};
 use engine::with_geometry;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -70,7 +70,7 @@ impl Args {
 
     /// The engine: full width unless --selectivity says otherwise.
     fn config(&self) -> Result<EngineConfig, String> {
-        self.engine.config(Some(FULL_WIDTH_PERCENT))
+        self.engine.config(Some(FULL_WIDTH_PERCENT), Objective::Margin)
     }
 }
 

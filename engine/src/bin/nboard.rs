@@ -6,6 +6,7 @@
 use clap::Parser;
 use engine::analysis::EngineOptions;
 use engine::protocol::nboard::{Flow, Session};
+use engine::search::Objective;
 use std::io::BufRead;
 use std::process::ExitCode;
 
@@ -18,7 +19,7 @@ struct Args {
 }
 
 fn run(args: &Args) -> Result<(), String> {
-    let mut session = Session::new(args.engine.config(None)?)?;
+    let mut session = Session::new(args.engine.config(None, Objective::Wins)?)?;
     let (mut out, mut log) = (std::io::stdout().lock(), std::io::stderr().lock());
     for line in std::io::stdin().lock().lines() {
         let line = line.map_err(|e| format!("stdin: {e}"))?;

@@ -8,7 +8,7 @@ use clap::Parser;
 use engine::game::Game;
 use engine::reversi::{CompiledGeometry, ReversiEngine};
 use engine::reversi::{Position, Variant};
-use engine::search::{EngineConfig, Limits, TimePlan};
+use engine::search::{EngineConfig, Limits, Objective, TimePlan};
 use engine::with_geometry;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -42,7 +42,8 @@ struct Args {
 }
 
 fn run<G: CompiledGeometry>(args: &Args) -> Result<(), String> {
-    let mut engine = ReversiEngine::<G>::new(args.variant, EngineConfig::default())?;
+    let config = EngineConfig { objective: Objective::Margin, ..EngineConfig::default() };
+    let mut engine = ReversiEngine::<G>::new(args.variant, config)?;
     if let Some(dir) = &args.write {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }

@@ -17,7 +17,8 @@ use crate::game::{Color, Game};
 use crate::mix::fnv1a;
 use crate::reversi::ReversiEngine;
 use crate::reversi::{Geometry, Move, Position, Size12, Variant, disc_char, parse_rows, parse_side};
-use crate::search::{EngineConfig, Overrun, ParamSettings};
+use crate::search::quick_end::safe_moves;
+use crate::search::{EngineConfig, Limits, Outcomes, Overrun, ParamSettings, SearchGame};
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -160,21 +161,21 @@ pub fn parse_input(text: &str) -> Result<DuoInput, String> {
     Ok(DuoInput { position, own_time, opponent_time, warnings })
 }
 
-/// Score of a finished game beyond any evaluation (plus the margin).
-const DECIDED: i32 = 1 << 24;
-
-/// The move a one-ply search with `eval` picks: the legal move whose result
-/// is worst for the opponent (first in cell order on ties); a move that ends
-/// the game counts as won or lost outright.
-pub fn one_ply_move<E: Evaluator<DuoPosition>>(pos: &DuoPosition, eval: &E) -> DuoMove {
-    let moves = pos.legal_moves();
-    let mut best = (moves[0], i32::MIN);
-    for &mv in moves.iter() {
+/// The move a one-ply search with `eval` picks among `candidates` (legal
+/// moves of `pos`, at least one): the one whose result is worst for the
+/// opponent (the first on ties); a move that ends the game is valued by
+/// `outcomes`, a win above every evaluation and a loss below.
+pub fn one_ply_move<E: Evaluator<DuoPosition>>(
+    pos: &DuoPosition,
+    eval: &E,
+    candidates: &[DuoMove],
+    outcomes: Outcomes,
+) -> DuoMove {
+    let mut best = (candidates[0], i32::MIN);
+    for &mv in candidates {
         let next = pos.play(mv);
         let score = if next.is_terminal() {
-            // A finished game outranks every evaluation: wins first, losses last.
-            let margin = -next.final_score_for_mover();
-            margin.signum() * DECIDED + margin * crate::eval::SCORE_PER_DISC
+            outcomes.final_score(-next.final_score_for_mover(), pos.to_move())
         } else {
             -eval.evaluate(&next)
         };
@@ -456,9 +457,16 @@ pub fn play(dir: &Path, params: &ParamSettings) -> Result<RunReport, String> {
     write_atomically(dir, OUTPUT_FILE, &output_text(first))?;
     let own = input.own_time.unwrap_or(FALLBACK_TIME);
     let mut mv = first;
+    // The moves that walk into no quick forced blockade; the one-ply move
+    // is one of them, and so is the search's unless it saw deeper.
+    let blockade_plies = params.over(DuoPosition::PARAMS).blockade_plies.round() as u32;
+    let mut safe = Vec::new();
     if own >= FIRST_MOVE_TIME {
+        let clock = Clock { own_remaining: own, opponent_remaining: input.opponent_time.unwrap_or(own) };
+        let outcomes = EngineConfig::default().outcomes(&pos, &clock, &Limits::default());
+        safe = safe_moves(&pos, blockade_plies, outcomes);
         let eval = PatternEval::<Board>::compiled(Variant::Duo12);
-        mv = one_ply_move(&pos, &eval);
+        mv = one_ply_move(&pos, &eval, &safe, outcomes);
         if mv != first {
             write_atomically(dir, OUTPUT_FILE, &output_text(mv))?;
         }
@@ -485,7 +493,13 @@ pub fn play(dir: &Path, params: &ParamSettings) -> Result<RunReport, String> {
                 engine.set_overrun(overrun);
                 let decision = engine.choose(&pos, &clock);
                 overrun = engine.overrun();
-                if pos.is_legal(decision.mv) && !decision.mv.is_pass() {
+                let saw_deeper = decision.depth.is_some_and(|d| d > blockade_plies);
+                if !saw_deeper && !safe.is_empty() && !safe.contains(&decision.mv) {
+                    eprintln!(
+                        "search move {} walks into a quick blockade at depth {:?}; kept {mv}",
+                        decision.mv, decision.depth
+                    );
+                } else if pos.is_legal(decision.mv) && !decision.mv.is_pass() {
                     if decision.mv != mv {
                         write_atomically(dir, OUTPUT_FILE, &output_text(decision.mv))?;
                     }

@@ -26,11 +26,10 @@
 use crate::agent::Clock;
 use crate::analysis::MAX_PV;
 use crate::bitboard::BitSet;
-use crate::eval::{SCORE_PER_DISC, discs};
 use crate::game::{Color, Game};
 use crate::reversi::ggf::{self, GgfGame, clock_seconds};
 use crate::reversi::{Move, Position, ReversiEngine, Size8, Variant};
-use crate::search::{EngineConfig, Limits};
+use crate::search::{Band, EngineConfig, Limits};
 use std::io::{self, Write};
 
 /// The name the engine gives itself (`set myname`).
@@ -218,7 +217,7 @@ impl Session {
         };
         let r = self.engine.play(&pos, &clock);
         writeln!(out, "nodestats {} {:.2}", r.nodes, r.seconds)?;
-        let eval = r.score.map(|s| format!("{:.2}", discs(s))).unwrap_or_default();
+        let eval = r.score.map(|s| format!("{:.2}", Band::discs(s))).unwrap_or_default();
         writeln!(out, "=== {}/{eval}/{:.2}", ggf::move_text(r.best), r.seconds)
     }
 
@@ -228,11 +227,12 @@ impl Session {
         let limits =
             Limits { depth: Some(self.depth.saturating_sub(1).max(1)), search_forced: true, ..Limits::default() };
         let mover = pos.to_move();
+        let outcomes = self.config.outcomes(pos, &Clock::UNLIMITED, &limits);
         let (mut hints, mut nodes, mut seconds) = (Vec::new(), 0, 0.0);
         for &mv in pos.legal_moves().iter() {
             let child = pos.play(mv);
             if child.is_terminal() {
-                let score = child.final_score() * mover.sign() * SCORE_PER_DISC;
+                let score = outcomes.final_score(child.final_score() * mover.sign(), mover);
                 hints.push(Hint { pv: vec![mv], score, exact: true });
                 continue;
             }
@@ -260,7 +260,7 @@ impl Session {
         for h in hints.iter().take(n) {
             let pv: Vec<String> = h.pv.iter().map(|&m| ggf::move_text(m)).collect();
             let depth = if h.exact { EXACT_DEPTH.to_string() } else { self.depth.to_string() };
-            writeln!(out, "search {} {:.2} 0 {depth}", pv.join("-"), discs(h.score))?;
+            writeln!(out, "search {} {:.2} 0 {depth}", pv.join("-"), Band::discs(h.score))?;
         }
         writeln!(out, "nodestats {nodes} {seconds:.2}")?;
         writeln!(out, "status")

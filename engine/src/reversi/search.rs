@@ -148,6 +148,12 @@ impl<G: Geometry> SearchGame for Position<G> {
     const PARAMS: SearchParams = reversi_params(G::CELLS);
     const SIBLING_PREFETCH: bool = true;
 
+    /// Duo-Othello: a level score goes to the side with more time left,
+    /// then to `X` (Black).
+    fn tie_break(&self) -> Option<Color> {
+        self.scoring().ties_by_time.then_some(Color::Black)
+    }
+
     #[inline(always)]
     fn plainly_over(&self) -> bool {
         self.player().is_empty() || self.opponent().is_empty()

@@ -10,7 +10,7 @@ use super::params::SearchParams;
 use crate::bitboard::Isa;
 use crate::cputime::CpuClock;
 use crate::eval::Evaluator;
-use crate::game::Game;
+use crate::game::{Color, Game};
 use std::time::Duration;
 
 /// Move indices are below this bound (history and transposition tables).
@@ -95,6 +95,13 @@ pub trait SearchGame: Game {
     /// than a table miss: the search then prefetches the next sibling's
     /// table bucket while it searches the current child.
     const SIBLING_PREFETCH: bool = false;
+
+    /// When a level final score goes to the side with more time left (the
+    /// Duo-Othello rule), the side it goes to on equal time; `None` when a
+    /// level score is a draw.
+    fn tie_break(&self) -> Option<Color> {
+        None
+    }
 
     /// The search and time parameters this game plays with unless told
     /// otherwise (the registry's defaults unless the game's plan differs).

@@ -10,8 +10,10 @@
 
 pub mod control;
 pub mod hooks;
+pub mod objective;
 pub mod params;
 pub mod probcut;
+pub mod quick_end;
 mod searcher;
 pub mod time;
 pub mod tt;
@@ -20,6 +22,7 @@ pub mod tt;
 mod tests;
 
 pub use hooks::{SearchGame, Tactics};
+pub use objective::{Band, DECIDED, Objective, Outcomes};
 pub use params::{ParamSettings, SearchParams};
 pub use searcher::{CompiledSearch, INFINITY, Limits, MAX_DEPTH, SearchResult, Searcher, WIN, WIN_BOUND, won_in};
 pub use time::{MovesAhead, Overrun, TimePlan};
@@ -27,6 +30,7 @@ pub use time::{MovesAhead, Overrun, TimePlan};
 use crate::agent::{Agent, Clock, Decision};
 use crate::cputime::CpuClock;
 use crate::eval::{Evaluation, Evaluator};
+use crate::game::Color;
 use std::path::PathBuf;
 
 /// Transposition table size when the configuration leaves it at 0, in MiB.
@@ -60,6 +64,9 @@ pub struct EngineConfig {
     /// Search and time parameters set over the game's defaults
     /// ([`SearchGame::PARAMS`]).
     pub params: ParamSettings,
+    /// What the engine plays for: wins (the default of every player) or
+    /// the final margin (analysis).
+    pub objective: Objective,
 }
 
 /// What `duo-calibrate` measures (`nps`) on the machine the search's
@@ -85,6 +92,28 @@ impl EngineConfig {
             time = Some(TimePlan::fixed(UNTIMED_MOVE_TIME));
         }
         Limits { depth: self.depth, nodes: self.nodes, time, speed, ..Limits::default() }
+    }
+
+    /// How a search of `state` values finished games: the objective, and
+    /// under a tie rule that gives a level score to the side with more time
+    /// left ([`SearchGame::tie_break`]), the side that will have more: the
+    /// side to move's clock after this move's hard limit against the
+    /// opponent's clock (equal when neither runs).
+    pub fn outcomes<G: SearchGame>(&self, state: &G, clock: &Clock, limits: &Limits) -> Outcomes {
+        let tie_winner = state.tie_break().map(|on_equal_time| {
+            let spend = limits.time.map_or(0.0, |t| t.hard);
+            let own_after = clock.own_remaining - spend;
+            let mover: Color = state.to_move();
+            if !own_after.is_finite() || !clock.opponent_remaining.is_finite() || own_after == clock.opponent_remaining
+            {
+                on_equal_time
+            } else if own_after > clock.opponent_remaining {
+                mover
+            } else {
+                mover.opponent()
+            }
+        });
+        Outcomes { objective: self.objective, tie_winner }
     }
 
     /// The transposition table size to allocate, in MiB.
@@ -169,6 +198,7 @@ impl<G: SearchGame, E: CompiledSearch<G>> Engine<G, E> {
     /// records how far the search overran its plan for the next moves.
     pub fn play(&mut self, state: &G, clock: &Clock) -> SearchResult<G::Move> {
         let limits = self.config.limits(state, clock, &self.overrun);
+        self.searcher.set_outcomes(self.config.outcomes(state, clock, &limits));
         let r = self.searcher.search(state, &limits);
         // Forced and solved moves say nothing about the midgame's overrun.
         if let Some(plan) = limits.time
@@ -181,8 +211,10 @@ impl<G: SearchGame, E: CompiledSearch<G>> Engine<G, E> {
         r
     }
 
-    /// Searches `state` within `limits` (for analysis tools).
+    /// Searches `state` within `limits` (for analysis tools), both clocks
+    /// taken as equal.
     pub fn search(&mut self, state: &G, limits: &Limits) -> SearchResult<G::Move> {
+        self.searcher.set_outcomes(self.config.outcomes(state, &Clock::UNLIMITED, limits));
         self.searcher.search(state, limits)
     }
 }

@@ -135,6 +135,12 @@ registry! {
     /// Share of the move's target the game's own forced-win search may use
     /// at the root.
     forced_win_share = "search.forced_win_share", 0.25, 0.0, 1.0;
+    /// Players that answer with less depth than this many plies plus one
+    /// (a tiny clock, the one-ply answer) refuse a move after which the
+    /// opponent can force the game to end with its win within this many
+    /// plies, when a move without that exists (Duo-Othello's opening
+    /// blockades; 0: no check).
+    blockade_plies = "search.blockade_plies", 3.0, 0.0, 8.0;
     /// The exact solve from the root is tried with this many plies to go
     /// when one CPU second is left for it (measured: 12x12 Reversi
     /// positions with 16-18 empties solve in 0.1-5 s, 8x8 ones with 20 in

@@ -7,6 +7,7 @@
 
 use super::control::{Control, SearchContext};
 use super::hooks::{MOVE_SLOTS, SearchGame, Tactics};
+use super::objective::{Objective, Outcomes};
 use super::params::{SOLVE_CONFIDENCES, SearchParams};
 use super::probcut::ProbCut;
 use super::time::{IterationClock, NextIteration, TimePlan};
@@ -151,6 +152,11 @@ pub struct Searcher<G: SearchGame, E: Evaluator<G>> {
     small_table_depth: u32,
     /// Depth up to which nodes prefetch every child's bucket, from `params`.
     prefetch_children_depth: u32,
+    /// How finished games score.
+    outcomes: Outcomes,
+    /// Scores from this one up (in absolute value) are proven results,
+    /// from `outcomes`.
+    proven: i32,
     game: PhantomData<G>,
 }
 
@@ -171,8 +177,23 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
             table_depth: plies(G::PARAMS.table_depth),
             small_table_depth: plies(G::PARAMS.small_table_depth),
             prefetch_children_depth: plies(G::PARAMS.prefetch_children_depth),
+            outcomes: Outcomes::MARGIN,
+            proven: WIN_BOUND,
             game: PhantomData,
         }
+    }
+
+    /// Values finished games by `outcomes` from now on; a new searcher
+    /// scores the final margin ([`Outcomes::MARGIN`]). Games scored
+    /// win/draw/loss ([`SearchGame::WIN_LOSS`]) keep their scores.
+    pub fn set_outcomes(&mut self, outcomes: Outcomes) {
+        self.outcomes = if G::WIN_LOSS { Outcomes::MARGIN } else { outcomes };
+        self.proven = self.outcomes.proven_from(WIN_BOUND);
+    }
+
+    /// How finished games score.
+    pub fn outcomes(&self) -> Outcomes {
+        self.outcomes
     }
 
     /// Forgets everything learnt (table, history) before a new game.
@@ -329,7 +350,7 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
             same_parity_score = prev_score;
             prev_score = Some(outcome.score);
             let completed = depth;
-            if exact || outcome.score.abs() >= WIN_BOUND {
+            if exact || outcome.score.abs() >= self.proven {
                 break;
             }
             let spent = self.seconds_since(start);
@@ -521,8 +542,10 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
         self.root[..=best_index].rotate_right(1);
         let key = pos.hash();
         let bound = Bound::of(best, alpha_in, beta);
-        let stored_depth =
-            if pos.plies_to_end().is_some_and(|e| depth >= e) { solved_depth(depth) } else { depth as u8 };
+        // Solved entries hold the solver's margins: under the objective of
+        // wins, the root's score is stored as a deep midgame entry.
+        let solved = pos.plies_to_end().is_some_and(|e| depth >= e) && self.outcomes.objective == Objective::Margin;
+        let stored_depth = if solved { solved_depth(depth) } else { depth.min(u32::from(SOLVED_BASE) - 1) as u8 };
         let entry = TtEntry {
             score: best,
             best: Some(G::move_index(self.root[0])),
@@ -593,11 +616,26 @@ fn select_best<M>(stack: &mut [(M, i32)], from: usize, all: usize) {
 }
 
 /// The value of the finished game `pos`, `ply` plies from the root, for
-/// the side to move.
+/// the side to move, valued by `outcomes`.
 #[inline(always)]
-fn final_value<G: SearchGame>(pos: &G, ply: u32) -> i32 {
+fn final_value<G: SearchGame>(pos: &G, ply: u32, outcomes: Outcomes) -> i32 {
     let score = pos.final_score_for_mover();
-    if G::WIN_LOSS { score.signum() * won_in(ply) } else { score * SCORE_PER_DISC }
+    if G::WIN_LOSS { score.signum() * won_in(ply) } else { outcomes.final_score(score, pos.to_move()) }
+}
+
+/// The exact value of `pos` within (`alpha`, `beta`) from the game's
+/// solver, fail-soft, valued by the searcher's outcomes (`None`: the game
+/// has no solver). The solver works in margins: under the objective of
+/// wins the window is turned into margins and its answer back.
+#[inline(always)]
+fn solve<G: SearchGame, E: Evaluator<G>>(s: &mut Searcher<G, E>, pos: &G, alpha: i32, beta: i32) -> Option<i32> {
+    if s.outcomes.objective == Objective::Margin {
+        return pos.solve_exact(&mut s.ctx, &*s.eval, &s.params, alpha, beta);
+    }
+    let mover = pos.to_move();
+    let (lo, hi) = s.outcomes.margin_window(alpha, beta, mover);
+    let margin = pos.solve_exact(&mut s.ctx, &*s.eval, &s.params, lo * SCORE_PER_DISC, hi * SCORE_PER_DISC)?;
+    Some(s.outcomes.final_score(margin / SCORE_PER_DISC, mover))
 }
 
 crate::cpu::multiversion! {
@@ -631,10 +669,10 @@ crate::cpu::multiversion! {
                 return 0;
             }
             if pos.plainly_over() {
-                return final_value(pos, ply);
+                return final_value(pos, ply, s.outcomes);
             }
             if pos.plies_to_end() == Some(0)
-                && let Some(v) = pos.solve_exact(&mut s.ctx, &*s.eval, &s.params, alpha, beta)
+                && let Some(v) = solve::<G, E>(s, pos, alpha, beta)
             {
                 return v;
             }
@@ -653,13 +691,13 @@ crate::cpu::multiversion! {
         let left = pos.plies_to_end();
         if let Some(left) = left
             && depth >= left
-            && let Some(v) = pos.solve_exact(&mut s.ctx, &*s.eval, &s.params, alpha, beta)
+            && let Some(v) = solve::<G, E>(s, pos, alpha, beta)
         {
             return v;
         }
         let forced = match pos.tactics() {
             Tactics::Quiet => None,
-            Tactics::Over => return final_value(pos, ply),
+            Tactics::Over => return final_value(pos, ply, s.outcomes),
             Tactics::Win(_) => return won_in(ply + 1),
             Tactics::Forced(defences) if defences.is_empty() => return -won_in(ply + 2),
             Tactics::Forced(defences) => Some(defences),
@@ -671,7 +709,12 @@ crate::cpu::multiversion! {
         let key = if tabled { pos.hash() } else { 0 };
         let mut table_move = None;
         let small = depth < s.small_table_depth;
-        if tabled && let Some(entry) = s.ctx.table(small).probe(key) {
+        if tabled && let Some(mut entry) = s.ctx.table(small).probe(key) {
+            if entry.is_solved() && s.outcomes.objective != Objective::Margin {
+                // The solver's margin, valued as a finished game (the bound
+                // holds: the valuation increases with the margin).
+                entry.score = s.outcomes.final_score(entry.score / SCORE_PER_DISC, pos.to_move());
+            }
             let score = score_from_table(entry.score, ply);
             if u32::from(entry.depth) >= depth && entry.cuts(alpha, beta) {
                 return score;
@@ -685,12 +728,14 @@ crate::cpu::multiversion! {
             && left.is_none_or(|left| depth < left)
             && pos.probcut_safe(&s.params)
         {
+            // A shallow search may not stand in for a proof: no cut at or
+            // beyond a proven score.
             let high = beta.saturating_add(margin);
-            if high < WIN_BOUND && pvs::<G, E>(s, pos, shallow, ply, high - 1, high) >= high {
+            if high < s.proven && pvs::<G, E>(s, pos, shallow, ply, high - 1, high) >= high {
                 return beta;
             }
             let low = alpha.saturating_sub(margin);
-            if low > -WIN_BOUND && pvs::<G, E>(s, pos, shallow, ply, low, low + 1) <= low {
+            if low > -s.proven && pvs::<G, E>(s, pos, shallow, ply, low, low + 1) <= low {
                 return alpha;
             }
             if s.ctx.control.stopped() {
@@ -705,7 +750,7 @@ crate::cpu::multiversion! {
         let expansion = pos.expand_on::<Simd>();
         let moves = forced.unwrap_or_else(|| pos.legal_moves_from(&expansion));
         if moves.is_empty() {
-            return final_value(pos, ply);
+            return final_value(pos, ply, s.outcomes);
         }
         let child_tabled = next_depth > 0 && next_depth >= s.table_depth;
         let child_small = next_depth < s.small_table_depth;

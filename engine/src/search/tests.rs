@@ -6,7 +6,7 @@ use crate::agent::Clock;
 use crate::bitboard::BitSet;
 use crate::cputime::{CpuClock, CpuTimer};
 use crate::eval::{DiscDifference, Evaluator, PatternEval, SCORE_PER_DISC};
-use crate::game::Game;
+use crate::game::{Color, Game};
 use crate::reversi::{Geometry, Move, Position, ReversiEngine, Size4, Size6, Size8, Size12, Variant, endgame, ffo};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -593,4 +593,184 @@ fn the_time_plan_spends_the_clock_evenly_over_the_game() {
             assert!(decided || empties < 16 || used >= mean / 3.0, "side {side}, {empties} empties: {used:.3} s");
         }
     }
+}
+
+// ---- The objective: proven results against evaluations ----
+
+/// The othello8 board (plain count) of the objective tests, O to move: a1
+/// takes b2 and c3 and leaves no X disc next to an O disc, so the game ends
+/// there with O 5, X 6; b3 takes c3 alone and the game goes on.
+const PROVEN_LOSS_8: &str = "O
+........
+.X......
+..XO....
+...O....
+........
+........
+.....XXX
+.....XXX
+";
+
+/// The same on the duo12 board (X gets +1), with `x_far` X discs in the far
+/// corner: after a1, O 5 against `x_far` + 1.
+fn proven_end_12(x_far: usize) -> Position<Size12> {
+    let mut rows = vec![".".repeat(12); 12];
+    rows[1] = ".X..........".into();
+    rows[2] = "..XO........".into();
+    rows[3] = "...O........".into();
+    let far = ["...........X", "..........XX", ".........XXX"];
+    let mut placed = 0;
+    for (r, row) in far.iter().enumerate() {
+        let mut cells: Vec<char> = row.chars().collect();
+        for c in cells.iter_mut().rev() {
+            if *c == 'X' {
+                if placed == x_far {
+                    *c = '.';
+                } else {
+                    placed += 1;
+                }
+            }
+        }
+        rows[9 + r] = cells.into_iter().collect();
+    }
+    assert_eq!(placed, x_far, "the far corner holds up to 6 discs");
+    let text = format!("O\n{}\n", rows.join("\n"));
+    Position::parse(&text, Variant::Duo12.scoring()).unwrap()
+}
+
+/// After `a1` from `pos` the game is over with the final margin `margin`
+/// for the mover (by the rules alone); after `b3` it goes on.
+fn check_the_two_moves<G: Geometry>(pos: &Position<G>, margin: i32) {
+    let cell = |name: &str| Move::<G>::parse(name).unwrap();
+    let ended = pos.play(cell("a1"));
+    assert!(ended.is_terminal(), "a1 ends the game");
+    assert_eq!(ended.final_score() * pos.to_move().sign(), margin, "a1's final margin for O");
+    assert!(!pos.play(cell("b3")).is_terminal(), "b3 goes on");
+}
+
+#[test]
+fn counting_discs_takes_a_proven_one_disc_loss_and_playing_to_win_does_not() {
+    let pos = Position::<Size8>::parse(PROVEN_LOSS_8, crate::reversi::Scoring::PLAIN).unwrap();
+    check_the_two_moves(&pos, -1);
+    let a1 = Move::<Size8>::parse("a1").unwrap();
+    for depth in [2, 3] {
+        let limits = Limits { depth: Some(depth), ..Limits::default() };
+        // Every other move leaves O at least 3 discs behind by the count.
+        let mut s = disc_searcher::<Size8>();
+        let r = s.search(&pos, &limits);
+        assert_eq!((r.best, r.score), (a1, Some(-SCORE_PER_DISC)), "discs, depth {depth}");
+        s.set_outcomes(Outcomes::wins(None));
+        let r = s.search(&pos, &limits);
+        assert_ne!(r.best, a1, "wins, depth {depth}");
+        let score = r.score.unwrap();
+        assert!(matches!(Band::of(score), Band::Unproven(_)) && score <= -3 * SCORE_PER_DISC, "{score}");
+    }
+}
+
+#[test]
+fn on_duo12_a_level_score_counts_as_the_tie_rule_says() {
+    let a1 = Move::<Size12>::parse("a1").unwrap();
+    let limits = Limits { depth: Some(2), ..Limits::default() };
+    // X 4 + 1 against O 5: level; X 5 + 1 against 5: O loses by one.
+    for (x_far, margin) in [(4, 0), (5, -1)] {
+        let pos = proven_end_12(x_far);
+        check_the_two_moves(&pos, margin);
+        for (tie_winner, takes_a1) in [(Some(Color::White), margin == 0), (Some(Color::Black), false), (None, false)] {
+            if tie_winner.is_none() && margin == 0 {
+                // A draw scores 0, above every move that falls behind.
+                continue;
+            }
+            let mut s = disc_searcher::<Size12>();
+            s.set_outcomes(Outcomes::wins(tie_winner));
+            let r = s.search(&pos, &limits);
+            assert_eq!(r.best == a1, takes_a1, "X {x_far}, ties to {tie_winner:?}");
+            if takes_a1 {
+                assert_eq!(Band::of(r.score.unwrap()), Band::Won(0));
+            }
+        }
+    }
+}
+
+/// Full-width negamax under `outcomes` with the disc count at the horizon,
+/// as the search values its nodes: exact from as many plies as there are
+/// empties, a wiped-out side at the horizon scored as finished.
+fn outcome_negamax<G: Geometry>(pos: &Position<G>, depth: u32, outcomes: Outcomes) -> i32 {
+    let mover = pos.to_move();
+    if depth >= pos.empty_count() {
+        return outcomes.final_score(minimax(pos), mover);
+    }
+    let moves = pos.legal_moves();
+    if moves.is_empty() || (depth == 0 && (pos.player().is_empty() || pos.opponent().is_empty())) {
+        return outcomes.final_score(pos.final_score_for_mover(), mover);
+    }
+    if depth == 0 {
+        return DiscDifference.evaluate(pos);
+    }
+    moves.iter().map(|&mv| -outcome_negamax(&pos.result(mv), depth - 1, outcomes)).max().unwrap()
+}
+
+#[test]
+fn proven_and_unproven_scores_keep_their_bands_through_the_table_and_the_windows() {
+    // One searcher per position keeps its table from depth to depth, so
+    // solved entries (the solver's margins) and midgame bounds in bands
+    // meet in later iterations' windows.
+    let rules = [
+        Outcomes::MARGIN,
+        Outcomes::wins(None),
+        Outcomes::wins(Some(Color::Black)),
+        Outcomes::wins(Some(Color::White)),
+    ];
+    let mut rng = ChaCha8Rng::seed_from_u64(64);
+    for k in 0..12 {
+        let variant = if k % 2 == 0 { Variant::Othello6 } else { Variant::Duo12 };
+        let empties = 8 + (k % 3) as u32;
+        if k % 2 == 0 {
+            let pos = random_position::<Size6>(variant, empties, &mut rng);
+            rules.iter().for_each(|&outcomes| check_outcome_search(&pos, outcomes));
+        } else {
+            let pos = random_position::<Size12>(variant, empties, &mut rng);
+            rules.iter().for_each(|&outcomes| check_outcome_search(&pos, outcomes));
+        }
+    }
+}
+
+/// [`proven_and_unproven_scores_keep_their_bands_through_the_table_and_the_windows`]
+/// on `pos`.
+fn check_outcome_search<G: Geometry>(pos: &Position<G>, outcomes: Outcomes) {
+    if pos.is_terminal() {
+        return;
+    }
+    let mut s = disc_searcher::<G>();
+    s.set_params(SearchParams { mpc_confidence: 0.0, ..SearchParams::DEFAULT });
+    s.set_outcomes(outcomes);
+    for depth in 1..=pos.empty_count() {
+        let r = s.search(pos, &Limits { depth: Some(depth), search_forced: true, ..Limits::default() });
+        let score = r.score.unwrap();
+        assert_eq!(score, outcome_negamax(pos, r.depth, outcomes), "{outcomes:?} depth {}", r.depth);
+        if r.depth < depth {
+            // Stopped early only on a proven result, which deeper searches keep.
+            assert!(score.abs() >= DECIDED);
+            let deeper = outcome_negamax(pos, depth, outcomes);
+            assert_eq!(deeper.signum(), score.signum());
+            assert!(deeper.abs() >= DECIDED);
+        }
+    }
+}
+
+#[test]
+fn the_clocks_decide_who_a_level_score_goes_to() {
+    let pos: Position<Size12> = Variant::Duo12.start();
+    let config = EngineConfig::default();
+    let limits = Limits { time: Some(TimePlan::fixed(5.0)), ..Limits::default() };
+    let clock = |own, opponent| Clock { own_remaining: own, opponent_remaining: opponent };
+    // O moves first; its clock after this move's hard limit against X's.
+    assert_eq!(config.outcomes(&pos, &clock(100.0, 90.0), &limits).tie_winner, Some(Color::White));
+    assert_eq!(config.outcomes(&pos, &clock(100.0, 96.0), &limits).tie_winner, Some(Color::Black));
+    assert_eq!(config.outcomes(&pos, &clock(100.0, 95.0), &limits).tie_winner, Some(Color::Black));
+    assert_eq!(config.outcomes(&pos, &Clock::UNLIMITED, &limits).tie_winner, Some(Color::Black));
+    // Othello's level score is a draw.
+    let othello: Position<Size8> = Variant::Othello8.start();
+    assert_eq!(config.outcomes(&othello, &clock(100.0, 1.0), &limits).tie_winner, None);
+    let margin = EngineConfig { objective: Objective::Margin, ..config };
+    assert_eq!(margin.outcomes(&pos, &clock(1.0, 1.0), &limits).objective, Objective::Margin);
 }

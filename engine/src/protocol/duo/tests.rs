@@ -1,4 +1,5 @@
 use super::*;
+use crate::search::quick_end::forces_winning_end;
 
 /// The start position (O to move) as input.txt text.
 fn start_input(times: &str) -> String {
@@ -221,7 +222,8 @@ fn one_ply_prefers_the_corner() {
     let pos = Position::from_discs(black, white, Color::White, Variant::Duo12.scoring());
     assert!(pos.is_legal(DuoMove::parse("a1").unwrap()) && pos.is_legal(DuoMove::parse("g9").unwrap()));
     let eval = PatternEval::<Board>::compiled(Variant::Duo12);
-    assert_eq!(one_ply_move(&pos, &eval).to_string(), "a1");
+    let moves: Vec<DuoMove> = pos.legal_moves().to_vec();
+    assert_eq!(one_ply_move(&pos, &eval, &moves, Outcomes::wins(None)).to_string(), "a1");
 }
 
 #[test]
@@ -237,7 +239,7 @@ fn one_ply_pattern_play_beats_random_play() {
         let mut pos: DuoPosition = Variant::Duo12.start();
         while !pos.is_terminal() {
             let mv = if pos.to_move() == ours && pos.moves().any() {
-                one_ply_move(&pos, &eval)
+                one_ply_move(&pos, &eval, &pos.legal_moves(), Outcomes::wins(Some(Color::Black)))
             } else {
                 Agent::<DuoPosition>::choose(&mut random, &pos, &Clock::UNLIMITED).mv
             };
@@ -288,4 +290,65 @@ fn the_reserve_carries_the_clock_to_the_end_of_the_game() {
     // Too little left for the moves to come: answer at once.
     assert_eq!(search_clock(0.01, 0.002, 20), None);
     assert!(search_clock(300.0, 0.003, 136).is_some_and(|c| c > 299.0));
+}
+
+/// The four plies from the standard start that a search counting discs
+/// walked into as O: after them both groups are one colour each, nobody
+/// can move, 6-6, and X's +1 wins.
+const BLOCKADE_LINE: [&str; 4] = ["c2", "j8", "e5", "h10"];
+
+/// The position after the first `plies` moves of [`BLOCKADE_LINE`].
+fn blockade_line(plies: usize) -> DuoPosition {
+    let start: DuoPosition = Variant::Duo12.start();
+    BLOCKADE_LINE[..plies].iter().fold(start, |p, m| p.play(DuoMove::parse(m).unwrap()))
+}
+
+/// `pos` as input.txt text with `times` on the time line.
+fn input_for(pos: &DuoPosition, times: &str) -> String {
+    format!(
+        "{}\n{times}\n{}",
+        disc_char(pos.to_move()),
+        pos.rows().iter().map(|r| format!("{r}\n")).collect::<String>()
+    )
+}
+
+#[test]
+fn the_four_ply_blockade_ends_the_game_as_reported() {
+    let end = blockade_line(4);
+    assert!(end.is_terminal());
+    assert_eq!(end.disc_counts(), (6, 6));
+    assert_eq!(end.scoring().winner(end.score(), [10.0, 10.0]), Some(Color::Black));
+}
+
+#[test]
+fn the_program_as_o_never_plays_into_the_four_ply_blockade() {
+    let e5 = DuoMove::parse("e5").unwrap();
+    let pos = blockade_line(2);
+    // With a one-ply answer (no search), and with a search.
+    for (name, times) in [("blockade-one-ply", "0.05 250"), ("blockade-search", "40 40")] {
+        let (_, mv, _) = play_in(name, &input_for(&pos, times), None);
+        assert_ne!(mv, e5, "{name}");
+        let after = pos.play(mv);
+        let outcomes = Outcomes::wins(Some(Color::Black));
+        assert!(!forces_winning_end(&after, 1, Color::Black, outcomes), "{name}: {mv}");
+    }
+}
+
+#[test]
+fn the_blockade_check_refuses_exactly_the_moves_that_lose_at_once() {
+    use crate::search::quick_end::safe_moves;
+    let pos = blockade_line(2);
+    let outcomes = Outcomes::wins(Some(Color::Black));
+    let safe = safe_moves(&pos, 1, outcomes);
+    for &mv in pos.legal_moves().iter() {
+        // Refused: X has a move that ends the game, and X wins the count.
+        let after = pos.play(mv);
+        let loses_at_once = after.legal_moves().iter().any(|&reply| {
+            let end = after.play(reply);
+            end.is_terminal() && end.scoring().winner(end.score(), [1.0, 1.0]) == Some(Color::Black)
+        });
+        assert_eq!(!safe.contains(&mv), loses_at_once, "{mv}");
+        assert_eq!(forces_winning_end(&after, 1, Color::Black, outcomes), loses_at_once, "{mv}");
+    }
+    assert!(!safe.contains(&DuoMove::parse("e5").unwrap()));
 }
