@@ -6,10 +6,11 @@
 use clap::{ArgGroup, Parser};
 use engine::analysis::{self, Budget, EngineOptions, FULL_WIDTH_PERCENT, Source, disc_score};
 use engine::eval::WeightKey;
+use engine::game::Game;
 use engine::pente::PenteEngine;
 use engine::reversi::{CompiledGeometry, Position, ReversiEngine, Variant};
 use engine::search::probcut::{EndgameFit, ProbCutFit};
-use engine::search::{EngineConfig, Objective, SearchResult};
+use engine::search::{EngineConfig, Objective, Outcomes, SearchGame, SearchResult, quick_end};
 use engine::with_geometry;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -19,7 +20,7 @@ const PENTE: &str = WeightKey::PENTE;
 
 /// Searches positions and prints one parseable line each.
 #[derive(Parser)]
-#[command(version, about, group(ArgGroup::new("budget").required(true).args(["depth", "seconds", "nodes", "exact", "fit_endgame"])))]
+#[command(version, about, group(ArgGroup::new("budget").required(true).args(["depth", "seconds", "nodes", "exact", "fit_endgame", "quick_ends"])))]
 struct Args {
     /// Variant: tiny4, othello6, othello8, othello10, othello12, duo12 or pente.
     #[arg(long)]
@@ -54,6 +55,13 @@ struct Args {
     /// prediction this many plies deep (Reversi).
     #[arg(long, value_name = "DEPTH", conflicts_with_all = ["depth", "seconds", "nodes", "fit_probcut"])]
     fit_endgame: Option<u32>,
+    /// Instead of one line a position: whether each side can force the
+    /// game to end with its win within this many plies (exact AND-OR
+    /// search; a level score goes by the tie rule at equal time), and the
+    /// moves of the side to move that leave the opponent no such win
+    /// (Reversi).
+    #[arg(long, value_name = "PLIES", conflicts_with_all = ["depth", "seconds", "nodes", "fit_probcut"])]
+    quick_ends: Option<u32>,
     /// Files in the position text form (Pente: an input.txt).
     files: Vec<PathBuf>,
 }
@@ -78,6 +86,31 @@ fn totals(nodes: u64, seconds: f64) {
     eprintln!("total nodes {nodes} seconds {seconds:.3} nodes/s {:.0}", nodes as f64 / seconds.max(1e-9));
 }
 
+/// Prints `position K side C forces_end_in_P yes|no opponent_forces_end_in_P
+/// yes|no safe_moves N of M: MOVES` for each position (`--quick-ends`).
+fn quick_ends<G: CompiledGeometry>(positions: &[Source<Position<G>>], plies: u32) {
+    for (k, source) in positions.iter().enumerate() {
+        let pos = &source.position;
+        let outcomes = Outcomes::wins(SearchGame::tie_break(pos));
+        let mover = pos.to_move();
+        let yes = |b: bool| if b { "yes" } else { "no" };
+        let own = quick_end::forces_winning_end(pos, plies, mover, outcomes);
+        let theirs = quick_end::forces_winning_end(pos, plies, mover.opponent(), outcomes);
+        let all = pos.legal_moves().len();
+        let safe = quick_end::safe_moves(pos, plies, outcomes);
+        let safe_text: Vec<String> = safe.iter().map(|m| m.to_string()).collect();
+        println!(
+            "position {} side {} forces_end_in_{plies} {} opponent_forces_end_in_{plies} {} safe_moves {} of {all}: {}",
+            k + 1,
+            engine::reversi::disc_char(mover),
+            yes(own),
+            yes(theirs),
+            safe.len(),
+            safe_text.join(" ")
+        );
+    }
+}
+
 fn reversi<G: CompiledGeometry>(args: &Args, variant: Variant) -> Result<(), String> {
     if !args.obf.is_empty() && variant != Variant::Othello8 {
         return Err(format!("--obf: OBF positions are 8x8: expected --variant othello8, found {variant}"));
@@ -88,6 +121,10 @@ fn reversi<G: CompiledGeometry>(args: &Args, variant: Variant) -> Result<(), Str
     }
     for path in &args.files {
         positions.push(analysis::read_position::<G>(path, variant.scoring())?);
+    }
+    if let Some(plies) = args.quick_ends {
+        quick_ends(&positions, plies);
+        return Ok(());
     }
     let mut engine = ReversiEngine::<G>::new(variant, args.config()?)?;
     if args.fit_probcut {
