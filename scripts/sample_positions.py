@@ -3,7 +3,9 @@ the rows) of a seeded sample of a selfplay run's positions.csv, COUNT per
 number of empties from LOW to HIGH, named eEE-II.txt, for
 `analyze --fit-endgame` and `analyze --exact` on boards OBF cannot hold.
 
-    python3 sample_positions.py RUN/positions.csv OUT_DIR LOW HIGH COUNT SEED
+    python3 scripts/sample_positions.py RUN/positions.csv OUT_DIR LOW HIGH COUNT SEED
+
+It wrote the positions of data/endgame-fit (data/endgame-fit/README.md).
 """
 import csv
 import os
