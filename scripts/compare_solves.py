@@ -1,3 +1,13 @@
+"""Compares `analyze` outputs of the same positions: sums nodes and seconds
+over the positions both files have and counts the positions where OTHER
+needed fewer nodes (and any whose score differs).
+
+usage: python3 scripts/compare_solves.py BASE OTHER...
+
+It made the sigma table of data/search-speed/status-2026-12-03-sigma/README.md
+(e.g. `python3 scripts/compare_solves.py e26-sigma6.97.txt e26-sigma5.5.txt`
+in that folder).
+"""
 import sys,re
 def load(f):
     d={}

@@ -1,7 +1,11 @@
 """Completed search depth by empties and nodes per CPU second, per program.
 
-usage: python3 depth_by_empties.py RUN... (selfplay run folders; their
+usage: python3 scripts/depth_by_empties.py RUN... (selfplay run folders; their
 games.csv and positions.csv are read together, e.g. the shards of one match)
+
+It wrote the depth.txt summaries of data/search-speed/duo12-tc30-73d321f and
+data/duo12-tc300-classic (and the depth table of
+data/search-speed/duo12-tc300-977c513/README.md).
 """
 import csv
 import statistics

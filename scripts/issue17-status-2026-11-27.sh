@@ -1,5 +1,9 @@
 #!/bin/bash
 # Issue 17 status: 73d321f (old, searchbench patched with --depth and a board print) against main, interleaved.
+# Wrote the new-* and old-* files of data/search-speed/status-2026-11-27/ (its
+# README). A record, not runnable as is: REPO is the repository, OLD_SEARCHBENCH
+# the searchbench of 73d321f with scripts/searchbench-73d321f.patch applied,
+# OUT the output folder; replace them before running.
 cd REPO
 P=data/search-speed/positions
 OLD=OLD_SEARCHBENCH
