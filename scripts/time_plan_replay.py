@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """What-if replay of a duo12 time plan over recorded selfplay games.
 
-usage: replay.py RUN_DIR NEEDLE BUDGET [NAME=VALUE...]
+usage: python3 scripts/time_plan_replay.py RUN_DIR NEEDLE BUDGET [NAME=VALUE...]
+
+(data/time-plan/README.md has its figures: the replay table of
+data/time-plan/duo300-9381a9d and data/time-plan/duo300-879c2cc/replay.txt.)
 
 For each game, the moves of the player whose spec contains NEEDLE (with a
 leading `!`: whose spec lacks the rest, for two specs one of which extends

@@ -2,7 +2,9 @@
 """The time plan's plot: mean CPU seconds per move against the empties left,
 for each player of one or more duo12 runs (notebooks/workbench.py reads them).
 
-usage: plot.py OUT.png RUN_DIR[=LABEL]...
+usage: python3 scripts/time_plan_plot.py OUT.png RUN_DIR[=LABEL]...
+
+It drew data/time-plan/duo300.png (data/time-plan/README.md).
 """
 import sys
 from pathlib import Path
@@ -13,7 +15,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "notebooks"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "notebooks"))
 import workbench as wb  # noqa: E402
 
 BIN = 8  # empties per point
