@@ -15,7 +15,7 @@ use std::process::ExitCode;
 /// Parallel match runner: engine vs engine, engine vs reference agents or
 /// external programs; writes games.csv, positions.csv and run.json to --out.
 #[derive(Parser)]
-#[command(version, about, args_conflicts_with_subcommands = true)]
+#[command(version, args_conflicts_with_subcommands = true)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,

@@ -24,7 +24,7 @@ use tuner::run::{self, Model, Target, weight_set};
 
 /// Tunes evaluation weights on self-play positions (Texel loss: Adam or local search).
 #[derive(Parser)]
-#[command(version, about)]
+#[command(version)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

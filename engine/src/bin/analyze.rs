@@ -20,7 +20,7 @@ const PENTE: &str = WeightKey::PENTE;
 
 /// Searches positions and prints one parseable line each.
 #[derive(Parser)]
-#[command(version, about, group(ArgGroup::new("budget").required(true).args(["depth", "seconds", "nodes", "exact", "fit_endgame", "quick_ends"])))]
+#[command(version, group(ArgGroup::new("budget").required(true).args(["depth", "seconds", "nodes", "exact", "fit_endgame", "quick_ends"])))]
 struct Args {
     /// Variant: tiny4, othello6, othello8, othello10, othello12, duo12 or pente.
     #[arg(long)]

@@ -11,7 +11,20 @@ const EVAL_BUDGET: f64 = 0.3;
 /// CPU seconds spent measuring the search.
 const SEARCH_BUDGET: f64 = 1.5;
 
+/// What `--help` prints: what the program does first, then how to run it.
+const HELP: &str = "\
+Measures this machine's speed for duo-othello and writes calibration.txt (about 2 s of CPU).
+
+usage: duo-calibrate
+  Run once per machine, in the folder duo-othello plays in; prints what it
+  wrote.
+";
+
 fn main() {
+    if engine::protocol::asks_for_help(std::env::args().skip(1)) {
+        print!("{HELP}");
+        return;
+    }
     let evals_per_second = duo::measure_evals(EVAL_BUDGET);
     let nps = match duo::measure_nps(SEARCH_BUDGET) {
         Ok(nps) => nps,

@@ -11,7 +11,22 @@ use engine::protocol::duo;
 use engine::search::ParamSettings;
 use std::path::Path;
 
+/// What `--help` prints: what the program does first, then how to run it.
+const HELP: &str = "\
+The Duo-Othello (12x12) competition agent: reads input.txt, writes one move to output.txt.
+
+usage: duo-othello [--param NAME=VALUE]...
+  Run in the game folder. Uses calibration.txt (from duo-calibrate) and
+  playdata.txt when present; logs to stderr. --param sets a search
+  parameter (docs/src/engine/parameters.md). Exit status 1, and no
+  output.txt, only when the side or the board cannot be read.
+";
+
 fn main() {
+    if engine::protocol::asks_for_help(std::env::args().skip(1)) {
+        print!("{HELP}");
+        return;
+    }
     let params = match ParamSettings::from_args(std::env::args().skip(1)) {
         Ok(p) => p,
         Err(e) => {

@@ -20,7 +20,7 @@ const SUITE_TT_MB: usize = 256;
 
 /// Solves the FFO endgame suite and checks the exact scores.
 #[derive(Parser)]
-#[command(version, about)]
+#[command(version)]
 struct Args {
     /// Folder with the fforum-*.obf files (default: `data/ffo` in the
     /// current folder or the nearest ancestor that has one, else the

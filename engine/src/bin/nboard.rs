@@ -12,7 +12,7 @@ use std::process::ExitCode;
 
 /// Plays 8x8 Othello through the NBoard protocol on stdin/stdout.
 #[derive(Parser)]
-#[command(version, about)]
+#[command(version)]
 struct Args {
     #[command(flatten)]
     engine: EngineOptions,

@@ -14,7 +14,20 @@ use std::process::ExitCode;
 
 use engine::protocol::{INPUT_FILE as INPUT, OUTPUT_FILE as OUTPUT};
 
+/// What `--help` prints: what the program does first, then how to run it.
+const HELP: &str = "\
+The Pente (19x19) competition agent: reads input.txt, writes one move (e.g. 9N) to output.txt.
+
+usage: pente [--param NAME=VALUE]...
+  Run in the game folder; logs to stderr. --param sets a search parameter
+  (docs/src/engine/parameters.md).
+";
+
 fn main() -> ExitCode {
+    if engine::protocol::asks_for_help(std::env::args().skip(1)) {
+        print!("{HELP}");
+        return ExitCode::SUCCESS;
+    }
     let params = match ParamSettings::from_args(std::env::args().skip(1)) {
         Ok(p) => p,
         Err(e) => {

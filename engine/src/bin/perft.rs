@@ -11,7 +11,7 @@ use std::time::Instant;
 
 /// Counts the leaves of the game tree at every depth up to D.
 #[derive(Parser)]
-#[command(version, about)]
+#[command(version)]
 struct Args {
     /// Variant: tiny4, othello6, othello8, othello10, othello12 or duo12.
     #[arg(long)]

@@ -190,7 +190,20 @@ fn run() -> Result<(), String> {
     std::fs::write(OUTPUT, output).map_err(|e| format!("{OUTPUT}: cannot write: {e}"))
 }
 
+/// What `--help` prints: what the program does first, then how to run it.
+const HELP: &str = "\
+The 8x8 greedy / minimax / alpha-beta handout program: reads input.txt, writes the next state (and the traverse log) to output.txt.
+
+usage: reversi-2014
+  input.txt: the task (1 greedy, 2 minimax, 3 alpha-beta, 4 competition),
+  the player X or O, the cutoff depth, then 8 rows of *, X, O.
+";
+
 fn main() -> ExitCode {
+    if engine::protocol::asks_for_help(std::env::args().skip(1)) {
+        print!("{HELP}");
+        return ExitCode::SUCCESS;
+    }
     match run() {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {

@@ -23,7 +23,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 /// Plays Reversi against a computer agent on the terminal.
 #[derive(Parser)]
-#[command(version, about)]
+#[command(version)]
 struct Args {
     /// Seed of the random opponent (default: taken from the clock).
     #[arg(long)]

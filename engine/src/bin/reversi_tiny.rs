@@ -112,7 +112,22 @@ fn parse_args(args: &[String]) -> Result<(Flag, Board), String> {
     Ok((flag, parse_board(board, player)?))
 }
 
+/// What `--help` prints: what the program does first, then how to run it.
+const HELP: &str = "\
+The Reversi Tiny (4x4) handout program: successors, terminal values and minimax/alpha-beta answers.
+
+usage: reversi-tiny FLAG PLAYER BOARD
+  FLAG 100 successors, 200 terminal test and value, 300 minimax value and
+  calls, 400 minimax move, 500 alpha-beta value and calls, 600 alpha-beta
+  move; PLAYER 1 (dark) or 2 (light) to move; BOARD 16 characters of 0
+  (empty), 1 (dark), 2 (light) in reading order.
+";
+
 fn main() -> ExitCode {
+    if engine::protocol::asks_for_help(std::env::args().skip(1)) {
+        print!("{HELP}");
+        return ExitCode::SUCCESS;
+    }
     let args: Vec<String> = std::env::args_os().skip(1).map(|arg| arg.to_string_lossy().into_owned()).collect();
     match parse_args(&args) {
         Ok((flag, board)) => {

@@ -16,7 +16,7 @@ use std::path::PathBuf;
 
 /// Measures the engine's search on random middle-game positions.
 #[derive(Parser)]
-#[command(version, about)]
+#[command(version)]
 struct Args {
     /// Variant: tiny4, othello6, othello8, othello10, othello12 or duo12.
     #[arg(long, default_value = "duo12")]

@@ -18,6 +18,13 @@ pub const PLAYDATA_FILE: &str = "playdata.txt";
 /// A machine's speed, written by `duo-calibrate`.
 pub const CALIBRATION_FILE: &str = "calibration.txt";
 
+/// Whether a program's arguments ask for its help text (`-h` or `--help`
+/// anywhere): the file-protocol programs take no other options worth a
+/// parser, yet answer `--help` like the others.
+pub fn asks_for_help<S: AsRef<str>>(mut args: impl Iterator<Item = S>) -> bool {
+    args.any(|a| matches!(a.as_ref(), "-h" | "--help"))
+}
+
 /// Seconds as the input files write them: the shortest text that reads back
 /// as the same number (`300` for 300.0, `0.004` for 0.004), so a small
 /// positive time never rounds to zero.
