@@ -215,7 +215,7 @@ def game_scores(positions: pd.DataFrame, games: pd.DataFrame, game: int) -> pd.D
     return frame.reset_index(drop=True)
 
 
-# The columns of `tuner loop`'s ladder.csv (README: "tuner loop").
+# The columns of `tuner loop`'s ladder.csv (docs/src/formats/csv.md, "ladder.csv").
 LADDER_CPU_COLUMNS = ["selfplay_cpu", "label_cpu", "tune_cpu", "verify_cpu"]
 
 

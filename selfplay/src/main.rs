@@ -1,6 +1,6 @@
 //! `selfplay`: runs matches and self-play between engines, the reference
 //! agents and external programs; `selfplay merge` joins shard folders.
-//! Without arguments: the default self-play job (see the README).
+//! Without arguments: the default self-play job (book: programs/selfplay.md).
 
 use clap::{Args, Parser, Subcommand};
 use engine::with_geometry;

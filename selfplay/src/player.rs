@@ -136,7 +136,7 @@ impl FromStr for PlayerSpec {
                         }
                         _ => {
                             return Err(format!(
-                                "unknown engine option `{key}` in `{text}`: expected depth, nodes, movetime, tc, tt, weights, nps, eval, objective or a search parameter (README: search parameters)"
+                                "unknown engine option `{key}` in `{text}`: expected depth, nodes, movetime, tc, tt, weights, nps, eval, objective or a search parameter (docs/src/engine/parameters.md)"
                             ));
                         }
                     }

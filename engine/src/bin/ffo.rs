@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// The table size the suite is solved with by default, the size of the
-/// README's figures. The deepest positions store more solved nodes than
+/// book's figures (docs/src/journal/endgame.md). The deepest positions store more solved nodes than
 /// 64 MiB hold, but the table's size matters little: FFO #53 took
 /// 4,583 M nodes at 64 MiB, 4,560 M at 256 MiB, 4,548 M and 4,546 M at 1
 /// and 4 GiB (whose page misses cost more time than those nodes save).
@@ -41,7 +41,7 @@ struct Args {
     #[arg(long)]
     warm_up: bool,
     /// A search parameter over the engine's 8x8 defaults (repeat), e.g.
-    /// `endgame.eval_disc_weight=16`: the README's parameter table.
+    /// `endgame.eval_disc_weight=16`: the book's parameter table (docs/src/engine/parameters.md).
     #[arg(long = "param", value_name = "NAME=VALUE")]
     params: Vec<String>,
 }

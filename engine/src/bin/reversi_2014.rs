@@ -2,7 +2,8 @@
 //! 003. Reads `input.txt` in the current folder (task 1 greedy, 2 minimax,
 //! 3 alpha-beta, 4 competition; the player `X` or `O`; the cutoff depth;
 //! 8 rows of `*`, `X`, `O`) and writes `output.txt`: the next state and, for
-//! tasks 2 and 3, the traverse log. See `README.md` for the conventions.
+//! tasks 2 and 3, the traverse log. See the book (docs/src/programs/reversi-2014.md)
+//! for the conventions.
 
 use engine::agent::{Agent, Clock};
 use engine::bitboard::BitSet;

@@ -1,5 +1,5 @@
 //! `reversi-tiny FLAG PLAYER BOARD`: the Reversi Tiny handout's program
-//! (4x4; see `README.md`). BOARD is 16 characters of `0` (empty), `1` (dark)
+//! (4x4; see docs/src/programs/reversi-tiny.md). BOARD is 16 characters of `0` (empty), `1` (dark)
 //! and `2` (light) in reading order; PLAYER (1 or 2) is to move.
 //!
 //! FLAG 100 successors, 200 terminal test and value, 300 minimax value and

@@ -147,7 +147,7 @@ type PaddedWeights = [i16; WEIGHT_SLOTS];
 /// [`PaddedWeights`] on pages of their own: one huge page where the
 /// kernel offers it, as a phase's tables spread over hundreds of base pages
 /// and the evaluation reads them at random (othello8 depth 12: 2.7% less
-/// time, README "The weights on a huge page").
+/// time, book: journal/search-speed.md, "The weights on a huge page").
 struct Padded(PageArray<i16>);
 
 impl Padded {
@@ -1014,8 +1014,8 @@ mod tests {
     }
 
     /// On 8x8 the corner, edge, line and diagonal patterns cover every
-    /// positional class (README "Positional weights folded into the pattern
-    /// tables"), so the evaluation reads no class counts there.
+    /// positional class (book: engine/evaluation.md, "Reading a position"),
+    /// so the evaluation reads no class counts there.
     #[test]
     fn every_positional_class_folds_into_a_pattern_on_8x8() {
         let eight = PatternEval::<Size8>::compiled(Variant::Othello8);

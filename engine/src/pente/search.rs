@@ -42,7 +42,7 @@ pub const PANIC_SECONDS: f64 = 0.15;
 /// Pente's time plan puts the weight on the opening: its first moves build
 /// the threats that decide the game, while the last ones are mostly found
 /// by the threat reading at no cost, and the game may end any time. The
-/// proof match is in the README ("Time plan"). The plan keeps its shares
+/// proof match is in the book (journal/time-plan.md). The plan keeps its shares
 /// as they are (a fixed overrun of 1) until a match proves a running one.
 const PENTE_PARAMS: SearchParams = SearchParams {
     peak_progress: 0.0,

@@ -25,14 +25,15 @@ const C_SQUARE_PRIORITY: i32 = -10;
 /// The last empties solve almost at once: moves there need no time budget.
 const QUICK_END_EMPTIES: u32 = 12;
 
-/// Reversi's departures from the default parameters (README, "Time plan").
+/// Reversi's departures from the default parameters (book: engine/time-plan.md).
 /// The overrun to start a game from was measured on duo12 at 300 s a game:
 /// moves spent 1.4-1.8x the share the plan gave them (extensions,
 /// iterations running on to the hard limit). The end of a game is known
 /// from the empties and the solve starts where it fits a move's time, so
 /// 1.5 extra moves and one move for the endgame are enough. Wherever
 /// Multi-ProbCut is on, a side to move with less than a fifth of the discs
-/// is searched in full (README, "Selectivity": a wipeout it missed).
+/// is searched in full (book: engine/selectivity.md; journal/selectivity.md,
+/// "Wipeouts": a wipeout it missed).
 const REVERSI_PARAMS: SearchParams = SearchParams {
     overrun: 1.4,
     extra_moves: 1.5,
@@ -42,8 +43,8 @@ const REVERSI_PARAMS: SearchParams = SearchParams {
 };
 
 /// 12x12 boards add Multi-ProbCut with the duo12 fit (`analyze
-/// --fit-probcut` at depth 9), proven there by match (README,
-/// "Selectivity"); the sizes without a fit search full width.
+/// --fit-probcut` at depth 9), proven there by match (book:
+/// journal/selectivity.md); the sizes without a fit search full width.
 const TWELVE_PARAMS: SearchParams =
     SearchParams { mpc_confidence: 1.5, mpc_sigma: 1.158, mpc_sigma_per_ply: 0.34, ..REVERSI_PARAMS };
 
@@ -51,22 +52,22 @@ const TWELVE_PARAMS: SearchParams =
 const TWELVE_CELLS: usize = Size12::CELLS;
 
 /// 8x8 adds Multi-ProbCut with its own fit (`analyze --fit-probcut`,
-/// README "Selectivity"), proven there by match, and an exact solver that
+/// book: journal/selectivity.md), proven there by match, and an exact solver that
 /// tries the stable-disc ceiling from 4 empties when alpha is 2 discs per
 /// empty or more, weighs the two-ply look-ahead less, and from 19 empties
 /// orders by a search of the evaluation (1 ply, 3 from 23 empties, 5 from
-/// 27) weighted 48 a disc (measured on the FFO suite, README "The
-/// stable-disc ceiling near the end" and "Sorting by a shallow search");
+/// 27) weighted 48 a disc (measured on the FFO suite, book: journal/endgame.md,
+/// "The stable-disc ceiling near the end" and "Sorting by a shallow search");
 /// a solve with no midgame iteration before it takes its first guess and
 /// root order from 10 plies, not 6, and a solve from 25 empties on climbs
 /// the whole ladder of selective solves, from 73%, with the evaluation's
 /// depth-0 endgame fit (`analyze --fit-endgame 0`) before the exact one
-/// (README "The solve's first guess and the ladder on 8x8", "The ladder
-/// from 73%"), its sigma narrowed from the fit's 6.97 discs to 5.5, which
-/// solved FFO #47-59 and 40 held-out positions in fewer nodes (README
-/// "A narrower sigma for the selective solves"); nodes two plies deep ask
-/// for every child's table bucket while they order (README "Every child's
-/// bucket at depth 2").
+/// (book: journal/endgame.md, "The solve's first guess and the ladder on
+/// 8x8", "The ladder from 73%"), its sigma narrowed from the fit's 6.97 discs to 5.5, which
+/// solved FFO #47-59 and 40 held-out positions in fewer nodes (book:
+/// journal/endgame.md, "A narrower sigma for the selective solves"); nodes two plies deep ask
+/// for every child's table bucket while they order (book:
+/// journal/search-speed.md, "Every child's bucket at depth 2").
 const EIGHT_PARAMS: SearchParams = SearchParams {
     mpc_confidence: 1.5,
     mpc_sigma: 0.741,

@@ -177,7 +177,7 @@ impl<B: BitSet> SafeCells<B> {
     fn new<G: Geometry<Bits = B>>(occupied: B) -> Self {
         // Written out rather than `Line::ALL.map(..)`, whose closure was
         // compiled apart from the per-CPU copy of the search that inlines
-        // this (see "No closures around vector code" in the README).
+        // this (book: engine/kernels.md, "Per-CPU copies").
         SafeCells([
             Line::Row.safe::<G>(occupied),
             Line::Column.safe::<G>(occupied),

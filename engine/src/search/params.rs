@@ -177,7 +177,7 @@ registry! {
     /// Nodes whose side to move holds less than this share of the discs
     /// are never cut (0: all may be): a shallow search does not see the
     /// wipeouts that lie a few plies ahead of them, and the evaluation
-    /// misjudges such lopsided positions (README, "Selectivity").
+    /// misjudges such lopsided positions (book: engine/selectivity.md).
     mpc_min_disc_share = "mpc.min_disc_share", 0.0, 0.0, 0.5;
     /// The exact solver walks the empty cells in parity order, with no move
     /// generation and no table, at most this many empties from the end (the
@@ -252,7 +252,7 @@ impl SearchParams {
     /// Sets parameter `name` to `value`; an error names what was expected.
     pub fn set(&mut self, name: &str, value: f64) -> Result<(), String> {
         let info = SearchParams::REGISTRY.iter().find(|p| p.name == name).ok_or_else(|| {
-            format!("unknown parameter `{name}`: see `SearchParams::REGISTRY` (README: search parameters)")
+            format!("unknown parameter `{name}`: see `SearchParams::REGISTRY` (docs/src/engine/parameters.md)")
         })?;
         if !(value.is_finite() && (info.min..=info.max).contains(&value)) {
             return Err(format!("`{name}={value}`: expected a number from {} to {}", info.min, info.max));

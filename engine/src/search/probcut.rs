@@ -6,7 +6,7 @@
 //! of the shallow-to-deep error, the node is cut without the deep search.
 //! The error's standard deviation is a line in the depth gap
 //! (`mpc.sigma` + `mpc.sigma_per_ply` x (depth - shallow), in discs),
-//! measured per game (README, "Selectivity"). The search turns it off with
+//! measured per game (book: engine/selectivity.md). The search turns it off with
 //! `mpc.confidence=0`, and never uses it for the exact endgame.
 //!
 //! [`ProbCut::new`] turns the parameters into a table of shallow depths and
