@@ -3,6 +3,7 @@
 //! `cargo test --release`).
 
 mod analyze;
+mod documentation;
 mod duo_program;
 mod ffo;
 mod layers;

@@ -329,12 +329,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_readme_lists_every_parameter_with_its_default_and_range() {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md");
-        let readme = std::fs::read_to_string(path).expect("README.md beside the workspace");
+    fn the_book_lists_every_parameter_with_its_default_and_range() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/src/engine/parameters.md");
+        let chapter = std::fs::read_to_string(path).expect("the book's parameter chapter");
         for p in SearchParams::REGISTRY {
             let row = format!("| `{}` | {:?} | {:?}-{:?} |", p.name, p.default, p.min, p.max);
-            assert!(readme.contains(&row), "README.md lacks the row {row}");
+            assert!(chapter.contains(&row), "docs/src/engine/parameters.md lacks the row {row}");
         }
     }
 
