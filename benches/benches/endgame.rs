@@ -7,7 +7,7 @@ use criterion::{Criterion, SamplingMode, Throughput, criterion_group, criterion_
 use engine::eval::{PatternEval, SCORE_PER_DISC};
 use engine::reversi::ffo::FfoPosition;
 use engine::reversi::{Position, Size8, Variant};
-use engine::search::{Limits, Searcher};
+use engine_core::search::{Limits, Searcher};
 use std::time::Duration;
 
 /// Transposition table of the solver, in MiB.

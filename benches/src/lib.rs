@@ -2,16 +2,16 @@
 //! deterministic sample positions, the fixed search suites (defined once
 //! here) and the small FFO endgame subset.
 
-use engine::agent::{Agent, Clock};
-use engine::cputime::CpuTimer;
 use engine::eval::Evaluator;
-use engine::game::Game;
-use engine::mix::SplitMix;
 use engine::pente::{NearRandomAgent, PenteEngine, PentePosition};
 use engine::reversi::ffo::{self, FfoPosition};
 use engine::reversi::{Geometry, Position, Size8, Size12, Variant};
-use engine::reversi::{ReversiEngine, ReversiEvaluator};
-use engine::search::{CompiledSearch, Engine, EngineConfig, Limits, Objective, SearchGame, WIN_BOUND};
+use engine::reversi::{ReversiEvaluator, reversi_engine};
+use engine_core::agent::{Agent, Clock};
+use engine_core::cputime::CpuTimer;
+use engine_core::game::Game;
+use engine_core::mix::SplitMix;
+use engine_core::search::{CompiledSearch, Engine, EngineConfig, Limits, Objective, SearchGame, WIN_BOUND};
 use std::fmt;
 use std::path::Path;
 use std::str::FromStr;
@@ -308,13 +308,14 @@ impl<G: SearchGame, E: CompiledSearch<G>> EngineSearches<G, E> {
 fn reversi_searches<G: Geometry>(variant: Variant, stages: &[u32]) -> EngineSearches<Position<G>, ReversiEvaluator<G>> {
     // The disc margin, as the Edax figures it is compared with count it.
     let config = EngineConfig { tt_mb: REVERSI_TT_MB, objective: Objective::Margin, ..EngineConfig::default() };
-    let engine = ReversiEngine::new(variant, config).expect("the compiled-in weights need no file");
+    let engine = reversi_engine(variant, config).expect("the compiled-in weights need no file");
     EngineSearches { positions: staged_positions(variant, stages, REVERSI_SUITE_GAMES, REVERSI_SUITE_SEED), engine }
 }
 
 /// The Pente engine with a table of `tt_mb` MiB and the compiled-in weights.
 fn pente_engine(tt_mb: usize) -> PenteEngine {
-    PenteEngine::new(EngineConfig { tt_mb, ..EngineConfig::default() }).expect("the compiled-in weights need no file")
+    engine::pente::pente_engine(EngineConfig { tt_mb, ..EngineConfig::default() })
+        .expect("the compiled-in weights need no file")
 }
 
 /// Positions of one Pente game: the first one at or after each number of
@@ -415,7 +416,7 @@ mod tests {
         for path in ["portable", "avx2"] {
             let out = std::process::Command::new(&exe)
                 .args(["--exact", "tests::suites_reproduce_their_node_counts", "--test-threads", "1"])
-                .env(engine::CODE_PATH_VARIABLE, path)
+                .env(engine_core::CODE_PATH_VARIABLE, path)
                 .output()
                 .expect("the test binary runs");
             let stdout = String::from_utf8_lossy(&out.stdout);

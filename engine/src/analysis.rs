@@ -9,18 +9,18 @@
 //! decimals) and in score units for Pente; `seconds` is the search's CPU
 //! time; `pv` is the expected line, read from the transposition table.
 
-use crate::agent::Agent;
-use crate::bitboard::Portable;
 use crate::eval::{Evaluation, SCORE_PER_DISC, discs};
-use crate::game::Game;
 use crate::pente::PentePosition;
 use crate::protocol::pente::parse_input;
 use crate::reversi::endgame::shallow_value;
 use crate::reversi::ffo::parse_obf;
 use crate::reversi::{Geometry, Position, Scoring, Size8, disc_char};
-use crate::search::control::Control;
-use crate::search::probcut::{EndgameFit, ProbCutFit, confidence_for};
-use crate::search::{
+use engine_core::agent::Agent;
+use engine_core::bitboard::Portable;
+use engine_core::game::Game;
+use engine_core::search::control::Control;
+use engine_core::search::probcut::{EndgameFit, ProbCutFit, confidence_for};
+use engine_core::search::{
     Band, CompiledSearch, Engine, EngineConfig, INFINITY, Limits, Objective, ParamSettings, SearchGame, SearchResult,
     TimePlan,
 };

@@ -6,11 +6,11 @@
 //! MINIMAX with a cutoff ([`crate::textbook`]); this module adds the depth
 //! rule and the evaluation.
 
-use crate::agent::{Agent, Clock, Decision};
-use crate::bitboard::BitSet;
 use crate::eval::{Evaluator, SCORE_PER_DISC};
 use crate::reversi::{Geometry, Move, Position};
 use crate::textbook::{Cutoff, minimax};
+use engine_core::agent::{Agent, Clock, Decision};
+use engine_core::bitboard::BitSet;
 
 /// Search depth when more than [`DEEP_TIME_SECS`] seconds remain.
 pub const DEEP_DEPTH: u32 = 3;
@@ -145,8 +145,8 @@ impl<G: Geometry> Agent<Position<G>> for ReversiMinimax<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Game;
     use crate::reversi::{Size4, Size8, Size12, Variant};
+    use engine_core::game::Game;
 
     #[test]
     fn depth_follows_the_handout_thresholds() {

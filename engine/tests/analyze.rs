@@ -2,9 +2,9 @@
 //! values, the output line's form, legal principal variations, and bad
 //! input reported as one line naming the file and line.
 
-use engine::game::Game;
 use engine::reversi::ffo::{parse_line, parse_obf};
 use engine::reversi::{Move, Size8};
+use engine_core::game::Game;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 

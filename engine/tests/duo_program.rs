@@ -2,8 +2,8 @@
 //! master does, and checks that `output.txt` holds a legal move.
 
 use crate::programs::{Run, assert_rejects_input, output_line, run_in, temp_dir};
-use engine::game::{Color, Game};
 use engine::reversi::{Move, Position, Size12, Variant, disc_char};
+use engine_core::game::{Color, Game};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 

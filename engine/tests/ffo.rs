@@ -5,7 +5,7 @@ use engine::eval::PatternEval;
 use engine::eval::SCORE_PER_DISC;
 use engine::reversi::ffo;
 use engine::reversi::{Size8, Variant};
-use engine::search::{Limits, Searcher};
+use engine_core::search::{Limits, Searcher};
 
 fn check(numbers: std::ops::RangeInclusive<usize>) {
     let dir = std::env::var_os("FFO_DIR")

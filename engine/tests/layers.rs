@@ -4,9 +4,12 @@
 //! the evaluation no search, the search no game).
 //!
 //! A file depends on another when it imports from it (`use crate::..`,
-//! `use super::..`, `use child::..`) or names a `crate::` path in its code.
-//! Re-exports (`pub use`) and the files' test modules are not dependencies.
-//! The binaries in `src/bin` are crates of their own and not checked.
+//! `use super::..`, `use child::..`) or names a `crate::` path in its code,
+//! anywhere in the file; an import through a re-export (`pub use`) depends
+//! on the module that defines the item. Re-exports themselves and the
+//! files' test modules are not dependencies. The binaries in `src/bin` are
+//! crates of their own and not checked. Between crates, Cargo keeps the
+//! arrows one way; `the_core_depends_on_no_game` checks the core's list.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -43,15 +46,34 @@ fn module_files(src: &Path) -> BTreeMap<Module, PathBuf> {
 }
 
 /// The code of a file without comments and without its `#[cfg(test)]`
-/// modules.
+/// modules (an inline module's whole block, wherever it stands in the
+/// file; a `mod tests;` line), read to the end of the file.
 fn code(text: &str) -> String {
     let mut out = String::new();
     let mut lines = text.lines().peekable();
     while let Some(line) = lines.next() {
         let trimmed = line.trim_start();
-        if trimmed.starts_with("#[cfg(test)]") && lines.peek().is_some_and(|next| next.trim_start().starts_with("mod "))
+        if trimmed.starts_with("#[cfg(test)]")
+            && lines.peek().is_some_and(|next| {
+                let next = next.trim_start();
+                next.starts_with("mod ") || next.starts_with("pub mod ") || next.starts_with("pub(crate) mod ")
+            })
         {
-            break;
+            let header = lines.next().unwrap_or_default();
+            if header.trim_end().ends_with(';') {
+                continue;
+            }
+            // Skip the block: braces counted outside comments.
+            let count = |l: &str| {
+                let l = l.find("//").map_or(l, |i| &l[..i]);
+                l.matches('{').count() as i64 - l.matches('}').count() as i64
+            };
+            let mut depth = count(header);
+            while depth > 0 {
+                let Some(inner) = lines.next() else { break };
+                depth += count(inner);
+            }
+            continue;
         }
         let line = line.find("//").map_or(line, |i| &line[..i]);
         out.push_str(line);
@@ -63,29 +85,8 @@ fn code(text: &str) -> String {
 /// The paths a use tree names: `a::{b, c::{d, e as f}}` gives `a::b`,
 /// `a::c::d`, `a::c::e`.
 fn expand(tree: &str) -> Vec<String> {
-    // Renames (`x as y`) become `x@y`, then whitespace goes.
     let renamed = tree.split_whitespace().collect::<Vec<_>>().join(" ").replace(" as ", "@");
-    let tree: String = renamed.chars().filter(|c| !c.is_whitespace()).collect();
-    let Some(open) = tree.find('{') else {
-        return vec![tree.split('@').next().unwrap_or_default().to_string()];
-    };
-    let prefix = &tree[..open];
-    let inner = &tree[open + 1..tree.rfind('}').unwrap_or(tree.len())];
-    let (mut parts, mut depth, mut current) = (Vec::new(), 0, String::new());
-    for c in inner.chars() {
-        match c {
-            '{' => depth += 1,
-            '}' => depth -= 1,
-            ',' if depth == 0 => {
-                parts.push(std::mem::take(&mut current));
-                continue;
-            }
-            _ => {}
-        }
-        current.push(c);
-    }
-    parts.push(current);
-    parts.iter().filter(|p| !p.is_empty()).flat_map(|p| expand(p)).map(|p| format!("{prefix}{p}")).collect()
+    expand_keeping_renames(&renamed).into_iter().map(|p| p.split('@').next().unwrap_or_default().to_string()).collect()
 }
 
 /// The paths a file's code names: those of its private `use` statements and
@@ -128,8 +129,8 @@ fn named_paths(code: &str) -> Vec<String> {
 }
 
 /// The module a path from `from` leads to: the longest prefix that is a
-/// module file; `None` for other crates.
-fn resolve(path: &str, from: &Module, files: &BTreeMap<Module, PathBuf>) -> Option<Module> {
+/// module file, and the segments after it; `None` for other crates.
+fn resolve(path: &str, from: &Module, files: &BTreeMap<Module, PathBuf>) -> Option<(Module, Vec<String>)> {
     let segments: Vec<&str> = path.split("::").filter(|s| !s.is_empty()).collect();
     let (mut base, rest): (Module, &[&str]) = match segments.first()? {
         &"crate" => (Vec::new(), &segments[1..]),
@@ -149,24 +150,117 @@ fn resolve(path: &str, from: &Module, files: &BTreeMap<Module, PathBuf>) -> Opti
             (from.clone(), &segments[..])
         }
     };
-    let mut found = files.contains_key(&base).then(|| base.clone());
-    for segment in rest {
+    let mut found = files.contains_key(&base).then(|| (base.clone(), 0));
+    for (i, segment) in rest.iter().enumerate() {
         base.push(segment.to_string());
         if files.contains_key(&base) {
-            found = Some(base.clone());
+            found = Some((base.clone(), i + 1));
         }
     }
-    found
+    found.map(|(module, used)| (module, rest[used..].iter().map(|s| s.to_string()).collect()))
+}
+
+/// The names each module re-exports (`pub use a::b::C;` gives `C` ->
+/// `a::b::C`; `pub use a::b::C as D;` gives `D`; `pub use a::*;` gives `*`).
+type Reexports = BTreeMap<Module, Vec<(String, String)>>;
+
+/// The re-exports of a file's code.
+fn reexports(code: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut lines = code.lines();
+    while let Some(line) = lines.next() {
+        let trimmed = line.trim_start();
+        if !(trimmed.starts_with("pub ") || trimmed.starts_with("pub(")) {
+            continue;
+        }
+        let Some(tree) = trimmed.split_once(' ').map_or("", |(_, r)| r.trim_start()).strip_prefix("use ") else {
+            continue;
+        };
+        let mut statement = tree.to_string();
+        while !statement.contains(';') {
+            let Some(next) = lines.next() else { break };
+            statement.push_str(next);
+        }
+        let tree = statement.split(';').next().unwrap_or_default();
+        let renamed = tree.split_whitespace().collect::<Vec<_>>().join(" ").replace(" as ", "@");
+        for path in expand_keeping_renames(&renamed) {
+            let (path, name) = match path.split_once('@') {
+                Some((path, alias)) => (path.to_string(), alias.to_string()),
+                None => {
+                    let name = path.rsplit("::").next().unwrap_or_default().to_string();
+                    (path, name)
+                }
+            };
+            out.push((name, path));
+        }
+    }
+    out
+}
+
+/// [`expand`], keeping `x@y` renames on the leaves.
+fn expand_keeping_renames(tree: &str) -> Vec<String> {
+    let tree: String = tree.chars().filter(|c| !c.is_whitespace()).collect();
+    let Some(open) = tree.find('{') else { return vec![tree] };
+    let prefix = &tree[..open];
+    let inner = &tree[open + 1..tree.rfind('}').unwrap_or(tree.len())];
+    let (mut parts, mut depth, mut current) = (Vec::new(), 0, String::new());
+    for c in inner.chars() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(std::mem::take(&mut current));
+                continue;
+            }
+            _ => {}
+        }
+        current.push(c);
+    }
+    parts.push(current);
+    parts
+        .iter()
+        .filter(|p| !p.is_empty())
+        .flat_map(|p| expand_keeping_renames(p))
+        .map(|p| format!("{prefix}{p}"))
+        .collect()
+}
+
+/// The module that defines what `path`, named in `from`, leads to: like
+/// [`resolve`], then through the re-exports (`pub use`) of the module it
+/// reaches, so that an import through a parent's re-export depends on the
+/// module that defines the item.
+fn resolve_item(path: &str, from: &Module, files: &BTreeMap<Module, PathBuf>, re: &Reexports) -> Option<Module> {
+    let (mut module, mut rest) = resolve(path, from, files)?;
+    // Re-export chains are short; the bound stops a malformed circle.
+    for _ in 0..8 {
+        let Some(first) = rest.first() else { break };
+        let Some((_, target)) = re.get(&module).and_then(|names| names.iter().find(|(name, _)| name == first)) else {
+            break;
+        };
+        let mut target = target.clone();
+        for segment in &rest[1..] {
+            target.push_str("::");
+            target.push_str(segment);
+        }
+        let Some((next, next_rest)) = resolve(&target, &module, files) else { break };
+        if next == module && next_rest == rest {
+            break;
+        }
+        (module, rest) = (next, next_rest);
+    }
+    Some(module)
 }
 
 /// Which modules each module of the crate in `src` depends on.
 fn dependencies(src: &Path) -> BTreeMap<Module, BTreeSet<Module>> {
     let files = module_files(src);
+    let codes: BTreeMap<Module, String> =
+        files.iter().map(|(m, path)| (m.clone(), code(&std::fs::read_to_string(path).unwrap()))).collect();
+    let re: Reexports = codes.iter().map(|(m, code)| (m.clone(), reexports(code))).collect();
     let mut edges: BTreeMap<Module, BTreeSet<Module>> = files.keys().map(|m| (m.clone(), BTreeSet::new())).collect();
-    for (module, path) in &files {
-        let text = std::fs::read_to_string(path).unwrap();
-        for named in named_paths(&code(&text)) {
-            if let Some(target) = resolve(&named, module, &files).filter(|t| t != module) {
+    for (module, code) in &codes {
+        for named in named_paths(code) {
+            if let Some(target) = resolve_item(&named, module, &files, &re).filter(|t| t != module) {
                 edges.entry(module.clone()).or_default().insert(target);
             }
         }
@@ -243,16 +337,22 @@ fn strongly_connected(nodes: &[Module], edges: &BTreeMap<Module, BTreeSet<Module
 /// The `src` folders of the workspace's library crates.
 fn crate_sources() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-    ["engine", "selfplay", "tuner", "benches"].iter().map(|c| root.join(c).join("src")).collect()
+    ["core", "engine", "selfplay", "tuner", "benches"].iter().map(|c| root.join(c).join("src")).collect()
 }
 
-/// The engine's layers, lowest first: modules whose path starts with one of
+/// Layers of a crate, lowest first: modules whose path starts with one of
 /// a layer's prefixes (`reversi::geometry`, or `search` for all of it) must
-/// not depend on a module of a higher layer. Each game's search glue
-/// (`reversi::search`, `pente::threats`, ..) sits above the search; modules
-/// not listed are not checked.
-const ENGINE_LAYERS: &[&[&str]] = &[
-    &["bitboard", "cpu", "cputime", "game", "memory", "mix"],
+/// not depend on a module of a higher layer; modules not listed are not
+/// checked.
+type Layers = &'static [&'static [&'static str]];
+
+/// The core's layers.
+const CORE_LAYERS: Layers =
+    &[&["bitboard", "cpu", "cputime", "memory", "mix"], &["game", "eval"], &["agent"], &["search"]];
+
+/// The engine's layers (the games on the core). Each game's search glue
+/// (`reversi::search`, `pente::threats`, ..) sits above its evaluation.
+const ENGINE_LAYERS: Layers = &[
     &[
         "reversi::geometry",
         "reversi::position",
@@ -265,57 +365,85 @@ const ENGINE_LAYERS: &[&[&str]] = &[
         "pente::board",
         "pente::pattern",
     ],
-    &["eval", "pente::eval"],
-    &["search"],
+    &["eval", "pente::layout", "pente::eval"],
     &["reversi::search", "reversi::endgame", "reversi::ffo", "pente::search", "pente::threats", "pente::length"],
-    &["agent", "reversi::agents", "pente::agents", "textbook", "reference"],
+    &["reversi::agents", "pente::agents", "textbook", "reference"],
     &["protocol", "analysis"],
 ];
 
-/// The layer of `module` in [`ENGINE_LAYERS`], if it is listed.
-fn layer_of(module: &Module) -> Option<usize> {
+/// The layer of `module` in `layers`, if it is listed.
+fn layer_of(layers: Layers, module: &Module) -> Option<usize> {
     let name = module.join("::");
-    ENGINE_LAYERS
+    layers
         .iter()
         .position(|layer| layer.iter().any(|prefix| name == *prefix || name.starts_with(&format!("{prefix}::"))))
 }
 
-#[test]
-fn no_engine_layer_names_a_higher_one() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+/// The arrows pointing up `layers` among the modules of the crate in `src`.
+fn upward_arrows(src: &Path, layers: Layers) -> Vec<String> {
     let mut wrong = Vec::new();
-    for (module, targets) in dependencies(&src) {
+    for (module, targets) in dependencies(src) {
         if module.last().is_some_and(|m| m == "tests") {
             continue;
         }
         for target in targets {
-            if let (Some(from), Some(to)) = (layer_of(&module), layer_of(&target))
+            if let (Some(from), Some(to)) = (layer_of(layers, &module), layer_of(layers, &target))
                 && to > from
             {
                 wrong.push(format!("{} -> {}", module.join("::"), target.join("::")));
             }
         }
     }
-    assert!(wrong.is_empty(), "arrows pointing up the layers: {wrong:?}");
+    wrong
+}
+
+/// The workspace's root folder.
+fn workspace_root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap()
 }
 
 #[test]
-fn the_search_names_no_game() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let games = ["reversi", "pente", "textbook"];
-    let wrong: Vec<_> = dependencies(&src)
-        .into_iter()
-        .filter(|(module, _)| {
-            module.first().is_some_and(|m| m == "search") && module.last().is_some_and(|m| m != "tests")
-        })
-        .flat_map(|(module, targets)| {
-            targets
-                .into_iter()
-                .filter(|t| t.first().is_some_and(|m| games.contains(&m.as_str())))
-                .map(move |t| format!("{} -> {}", module.join("::"), t.join("::")))
-        })
+fn no_layer_names_a_higher_one() {
+    for (krate, layers) in [("core", CORE_LAYERS), ("engine", ENGINE_LAYERS)] {
+        let wrong = upward_arrows(&workspace_root().join(krate).join("src"), layers);
+        assert!(wrong.is_empty(), "{krate}: arrows pointing up the layers: {wrong:?}");
+    }
+}
+
+#[test]
+fn the_core_depends_on_no_game() {
+    // The workspace's crates, by package name, and the core's dependencies.
+    let root = workspace_root();
+    let manifest = std::fs::read_to_string(root.join("Cargo.toml")).unwrap();
+    let members: Vec<String> = manifest
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("members = "))
+        .expect("a members list")
+        .trim_matches(['[', ']'])
+        .split(',')
+        .map(|m| m.trim().trim_matches('"').to_string())
+        .filter(|m| !m.is_empty())
         .collect();
-    assert!(wrong.is_empty(), "the search names a game: {wrong:?}");
+    let package_name = |dir: &str| {
+        let text = std::fs::read_to_string(root.join(dir).join("Cargo.toml")).unwrap();
+        text.lines().find_map(|l| l.strip_prefix("name = ")).map(|n| n.trim_matches('"').to_string()).unwrap()
+    };
+    let packages: Vec<String> = members.iter().map(|m| package_name(m)).collect();
+    assert!(packages.contains(&"engine".to_string()) && packages.contains(&"engine-core".to_string()));
+    let core = std::fs::read_to_string(root.join("core/Cargo.toml")).unwrap();
+    let mut section = "";
+    let mut wrong = Vec::new();
+    for line in core.lines().map(str::trim) {
+        if line.starts_with('[') {
+            section = line;
+            continue;
+        }
+        let name = line.split(['=', '.', ' ']).next().unwrap_or_default();
+        if section.contains("dependencies") && packages.iter().any(|p| p == name) {
+            wrong.push(format!("{section} {name}"));
+        }
+    }
+    assert!(wrong.is_empty(), "the core depends on workspace crates: {wrong:?}");
 }
 
 #[test]
@@ -343,4 +471,27 @@ fn the_circle_check_sees_a_circle() {
     let mut names: Vec<_> = found[0].iter().map(|m| m.rsplit("::").next().unwrap().to_string()).collect();
     names.sort();
     assert_eq!(names, ["b", "c"]);
+}
+
+#[test]
+fn the_circle_check_follows_re_exports_and_reads_past_test_modules() {
+    // `a` imports `crate::b::Y`, which `b` re-exports from `c`; `c` names
+    // `crate::a::X` after a test module: a circle between `a` and `c`.
+    let dir = std::env::temp_dir().join(format!("layers-reexport-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("lib.rs"), "pub mod a;\npub mod b;\npub mod c;\n").unwrap();
+    std::fs::write(dir.join("a.rs"), "use crate::b::Y;\npub struct X(Y);\n").unwrap();
+    std::fs::write(dir.join("b.rs"), "pub use crate::c::Y;\n").unwrap();
+    std::fs::write(
+        dir.join("c.rs"),
+        "pub struct Y;\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn t() {}\n}\nfn f() -> crate::a::X { todo!() }\n",
+    )
+    .unwrap();
+    let found = circles(&dir);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(found.len(), 1, "{found:?}");
+    let mut names: Vec<_> = found[0].iter().map(|m| m.rsplit("::").next().unwrap().to_string()).collect();
+    names.sort();
+    assert_eq!(names, ["a", "c"]);
 }

@@ -3,10 +3,10 @@
 //! one-line error (or a valid reading), never a panic.
 
 use engine::eval::{WeightKey, WeightSet};
-use engine::game::Game;
 use engine::pente::PentePosition;
 use engine::protocol::{duo, pente};
 use engine::reversi::{Geometry, Position, Size8, Size12, Variant, ffo};
+use engine_core::game::Game;
 use proptest::prelude::*;
 
 /// The position reached from `start` by playing, at each ply, the legal

@@ -2,9 +2,9 @@
 
 use crate::pente_common;
 
-use engine::agent::{Agent, Clock};
-use engine::game::{Color, Game};
 use engine::pente::{Cell, NearRandomAgent, PenteMinimax, PentePosition};
+use engine_core::agent::{Agent, Clock};
+use engine_core::game::{Color, Game};
 use pente_common::cell;
 
 #[test]

@@ -3,9 +3,9 @@
 
 use crate::pente_common;
 
-use engine::game::{Color, Game};
 use engine::pente::{Cell, PentePosition};
 use engine::protocol::pente::{input_text, parse_input};
+use engine_core::game::{Color, Game};
 use pente_common::{cell, drawn};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;

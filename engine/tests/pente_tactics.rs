@@ -4,13 +4,13 @@
 
 use crate::pente_common;
 
-use engine::agent::{Agent, Clock};
-use engine::cputime::CpuClock;
-use engine::game::{Color, Game};
 use engine::pente::search::quick_move;
 use engine::pente::threats::{Vcf, defences, wins};
-use engine::pente::{PenteEngine, PenteMinimax, PentePosition};
-use engine::search::EngineConfig;
+use engine::pente::{PenteEngine, PenteMinimax, PentePosition, pente_engine};
+use engine_core::agent::{Agent, Clock};
+use engine_core::cputime::CpuClock;
+use engine_core::game::{Color, Game};
+use engine_core::search::EngineConfig;
 use pente_common::{cell, drawn};
 use std::time::Duration;
 
@@ -19,7 +19,7 @@ const HUNDREDTH: Clock = Clock { own_remaining: 0.01, opponent_remaining: 10.0 }
 
 /// The competition engine with a small table.
 fn small_engine() -> PenteEngine {
-    PenteEngine::new(EngineConfig { tt_mb: 4, ..EngineConfig::default() }).expect("compiled-in weights")
+    pente_engine(EngineConfig { tt_mb: 4, ..EngineConfig::default() }).expect("compiled-in weights")
 }
 
 fn engine_move(pos: &PentePosition, clock: &Clock) -> engine::pente::Cell {

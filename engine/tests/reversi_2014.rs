@@ -2,8 +2,8 @@
 //! published reference cases (byte for byte apart from CRLF and the final
 //! newline), the handout's minimax log and tie rule, and bad input files.
 
-use engine::game::{Color, Game};
 use engine::reversi::{Position, Scoring, Size8};
+use engine_core::game::{Color, Game};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 

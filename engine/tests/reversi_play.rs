@@ -3,8 +3,8 @@
 //! perfect 4x4 play, and complete games against every opponent, each move
 //! replayed with the rules library.
 
-use engine::game::{Color, Game};
 use engine::reversi::{Geometry, Move, Position, Size4, Size6, Size8, Size12, Variant};
+use engine_core::game::{Color, Game};
 use std::io::Write;
 use std::process::{Command, Stdio};
 

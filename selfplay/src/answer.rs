@@ -3,7 +3,7 @@
 //! external seats and read by the match loop.
 
 use crate::record::ENDING_TIMEOUT;
-use engine::agent::Decision;
+use engine_core::agent::Decision;
 
 /// Why a player lost a game without finishing it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

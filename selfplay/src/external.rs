@@ -9,8 +9,8 @@
 
 use crate::answer::{Answer, Failure, Forfeit, Played};
 use crate::protocol::GameProtocol;
-use engine::agent::{Clock, Decision, parse_played_line};
-use engine::game::Game;
+use engine_core::agent::{Clock, Decision, parse_played_line};
+use engine_core::game::Game;
 use std::fs;
 use std::io::{Read, Seek, SeekFrom};
 use std::os::unix::process::CommandExt;
@@ -35,7 +35,7 @@ pub const CALIBRATE_LIMIT_SECS: f64 = 30.0;
 /// At most this many bytes from the end of what an agent wrote to stderr
 /// during one move are searched for its [`played_line`] (engine's format).
 ///
-/// [`played_line`]: engine::agent::played_line
+/// [`played_line`]: engine_core::agent::played_line
 pub const STDERR_TAIL_BYTES: u64 = 4096;
 /// First and last sleep between checks on a running agent.
 const POLL_START: Duration = Duration::from_micros(100);
@@ -212,7 +212,7 @@ fn last_line_since(path: &Path, start: u64) -> Option<String> {
 
 /// The decision for `mv`, with what the agent's last stderr line of the
 /// move says about its search when that line is a
-/// [`played_line`](engine::agent::played_line) for `mv`; any other line
+/// [`played_line`](engine_core::agent::played_line) for `mv`; any other line
 /// gives no information.
 fn decision_from_log<M: std::fmt::Display>(mv: M, line: Option<&str>) -> Decision<M> {
     let Some(played) = line.and_then(parse_played_line) else { return Decision::just(mv) };

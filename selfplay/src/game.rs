@@ -8,8 +8,8 @@ use crate::answer::{Answer, Failure, Forfeit};
 use crate::player::Seat;
 use crate::protocol::GameProtocol;
 use crate::record::{ENDING_NORMAL, ENDING_TIEBREAK, GameRecord, MoveNote, PositionRecord};
-use engine::agent::{Clock, Decision};
-use engine::game::{Color, Game};
+use engine_core::agent::{Clock, Decision};
+use engine_core::game::{Color, Game};
 use std::sync::atomic::AtomicBool;
 
 /// What is fixed about a game before it starts.

@@ -51,7 +51,7 @@
 //!
 //! An external player's `score`, `depth` and `nodes` come from the last line
 //! it wrote to stderr during the move, when that is an
-//! [`engine::agent::played_line`]. Files with the older 8 columns (no `cpu`,
+//! [`engine_core::agent::played_line`]. Files with the older 8 columns (no `cpu`,
 //! `nodes`) are read with those fields `None`; a run is not resumed into one.
 //!
 //! `games.ggf` (Reversi variants): one GGF game a line, in the order the

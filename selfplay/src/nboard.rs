@@ -16,9 +16,9 @@
 use crate::answer::{Answer, Failure, Forfeit, Played};
 use crate::external::{STDERR_FILE, WALL_FACTOR, WALL_GRACE_SECS, close_game_folder, proc_cpu, resolve};
 use crate::protocol::GameProtocol;
-use engine::agent::{Clock, Decision};
 use engine::eval::SCORE_PER_DISC;
-use engine::game::Game;
+use engine_core::agent::{Clock, Decision};
+use engine_core::game::Game;
 use std::fs;
 use std::io::{BufRead, BufReader, Write};
 use std::os::unix::process::CommandExt;

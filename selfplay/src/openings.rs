@@ -6,12 +6,12 @@
 
 use crate::protocol::{GameProtocol, PenteProtocol, ROW_SEPARATOR, ReversiProtocol};
 use crate::run::{ends_within, random_line, stream_rng};
-use engine::agent::Agent;
 use engine::analysis::Budget;
 use engine::eval::SCORE_PER_DISC;
-use engine::pente::{self, PenteEngine};
-use engine::reversi::{CompiledGeometry, ReversiEngine, ReversiEvaluator};
-use engine::search::{CompiledSearch, Engine, EngineConfig, Objective, SearchGame};
+use engine::pente::{self, PenteEngine, pente_engine};
+use engine::reversi::{CompiledGeometry, ReversiEngine, ReversiEvaluator, reversi_engine};
+use engine_core::agent::Agent;
+use engine_core::search::{CompiledSearch, Engine, EngineConfig, Objective, SearchGame};
 use std::collections::HashSet;
 
 /// Stream of the random plies of candidate `k` (apart from the runs' streams).
@@ -98,7 +98,7 @@ impl<G: CompiledGeometry> SuiteGame for ReversiProtocol<G> {
     const UNIT: &'static str = "discs";
 
     fn scorer(&self, config: EngineConfig) -> Result<ReversiEngine<G>, String> {
-        ReversiEngine::<G>::new(self.reversi_variant(), config)
+        reversi_engine::<G>(self.reversi_variant(), config)
     }
 }
 
@@ -112,7 +112,7 @@ impl SuiteGame for PenteProtocol {
     const UNIT: &'static str = "score units";
 
     fn scorer(&self, config: EngineConfig) -> Result<PenteEngine, String> {
-        PenteEngine::new(config)
+        pente_engine(config)
     }
 }
 
@@ -215,9 +215,9 @@ pub fn ends_in_playout<S: SearchGame, E: CompiledSearch<S>>(engine: &mut Engine<
 #[cfg(test)]
 mod tests {
     use super::*;
-    use engine::game::{Color, Game};
     use engine::pente::{Cell, PentePosition};
     use engine::reversi::{Size8, Size12, Variant};
+    use engine_core::game::{Color, Game};
 
     #[test]
     fn the_eight_images_of_a_position_share_one_canonical_form() {

@@ -7,7 +7,7 @@
 //! - `engine[:KEY=VALUE,...]` with keys `depth`, `nodes`, `movetime`
 //!   (CPU seconds per move), `tc` (CPU seconds per game), `tt` (MiB),
 //!   `weights` (a file the tuner wrote), `nps` (calibrated nodes per second),
-//!   `eval` (`pattern` or `classic`) and any search parameter of `engine::search::SearchParams::REGISTRY`
+//!   `eval` (`pattern` or `classic`) and any search parameter of `engine_core::search::SearchParams::REGISTRY`
 //!   (`time.hard_factor=2.5`); in-process engines plan on their thread's
 //!   CPU time, which is what they are charged;
 //! - `classic[:KEY=VALUE,...]`: the same engine searching with the classic
@@ -23,11 +23,11 @@ use crate::answer::{Answer, Failure, Played};
 use crate::external::{ExternalPlayer, ExternalSpec};
 use crate::nboard::{NBoardPlayer, NBoardSpec};
 use crate::protocol::GameProtocol;
-use engine::agent::{Agent, Clock};
-use engine::cputime::{CpuClock, thread_cpu_time};
 use engine::eval::Evaluation;
-use engine::game::Game;
-use engine::search::{EngineConfig, SearchParams};
+use engine_core::agent::{Agent, Clock};
+use engine_core::cputime::{CpuClock, thread_cpu_time};
+use engine_core::game::Game;
+use engine_core::search::{EngineConfig, SearchParams};
 use std::fmt;
 use std::path::PathBuf;
 use std::str::FromStr;

@@ -7,15 +7,15 @@
 //! [`PenteProtocol`] for Pente; [`GameChoice`] is the `--variant` argument.
 
 use crate::record::{ENDING_TIMEOUT, GGF_PLACE, GameRecord, MoveNote};
-use engine::agent::{Agent, Clock, RandomAgent};
 use engine::eval::discs;
-use engine::game::{Color, Game};
 use engine::pente;
 use engine::protocol::{self, duo};
 use engine::reference::ReversiMinimax;
 use engine::reversi::ggf::{self, GgfGame};
-use engine::reversi::{CompiledGeometry, Geometry, Move, Position, ReversiEngine, Variant, disc_char};
-use engine::search::EngineConfig;
+use engine::reversi::{CompiledGeometry, Geometry, Move, Position, Variant, disc_char, reversi_engine};
+use engine_core::agent::{Agent, Clock, RandomAgent};
+use engine_core::game::{Color, Game};
+use engine_core::search::EngineConfig;
 
 /// Separator between the side letter and the board rows in the flattened
 /// position form (`X/..../.OX./.XO./....`).
@@ -265,7 +265,7 @@ impl<G: CompiledGeometry> GameProtocol for ReversiProtocol<G> {
     }
 
     fn engine(&self, config: EngineConfig) -> Result<Box<dyn Agent<Position<G>>>, String> {
-        Ok(Box::new(ReversiEngine::<G>::new(self.variant, config)?))
+        Ok(Box::new(reversi_engine::<G>(self.variant, config)?))
     }
 
     fn minimax(&self, _seed: u64) -> Box<dyn Agent<Position<G>>> {
@@ -398,7 +398,7 @@ impl GameProtocol for PenteProtocol {
     }
 
     fn engine(&self, config: EngineConfig) -> Result<Box<dyn Agent<pente::PentePosition>>, String> {
-        Ok(Box::new(pente::PenteEngine::new(config)?))
+        Ok(Box::new(pente::pente_engine(config)?))
     }
 
     fn minimax(&self, seed: u64) -> Box<dyn Agent<pente::PentePosition>> {

@@ -8,7 +8,7 @@
 //! rows and GGF records of games that have no `games.csv` row (games in
 //! flight when the run stopped) are dropped.
 
-use engine::game::Color;
+use engine_core::game::Color;
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 use std::fs::{self, File, OpenOptions};

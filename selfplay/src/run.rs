@@ -8,7 +8,7 @@ use crate::player::{PlayerKind, PlayerSpec, Seat};
 use crate::protocol::GameProtocol;
 use crate::record::{self, FolderLock, GameRecord, RUN_FILE, Store};
 use crate::stats::{Pentanomial, Sprt, Verdict, Wdl};
-use engine::game::Game;
+use engine_core::game::Game;
 use indicatif::{ProgressBar, ProgressStyle};
 use rand::{Rng, RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;

@@ -2,10 +2,10 @@
 //! legal play through the file protocol, each way of losing by forfeit,
 //! passes the agent never sees, and the end-of-game scoring rules.
 
-use engine::agent::{Agent, Clock, RandomAgent};
-use engine::game::{Color, Game};
 use engine::reference::ReversiMinimax;
 use engine::reversi::{Position, Size4, Size12, Variant};
+use engine_core::agent::{Agent, Clock, RandomAgent};
+use engine_core::game::{Color, Game};
 use selfplay::game::{GameSetup, play_game};
 use selfplay::player::{PlayerSpec, Seat};
 use selfplay::protocol::{GameProtocol, ReversiProtocol};

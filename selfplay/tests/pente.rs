@@ -2,8 +2,8 @@
 //! and external agents (shell scripts) refereed through the Pente file
 //! protocol: legal play by the full rules, and forfeits.
 
-use engine::game::{Color, Game};
 use engine::pente::{Cell, PentePosition};
+use engine_core::game::{Color, Game};
 use selfplay::game::{GameSetup, play_game};
 use selfplay::player::{PlayerSpec, Seat};
 use selfplay::protocol::{GameProtocol, PenteProtocol};

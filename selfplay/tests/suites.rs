@@ -5,7 +5,7 @@
 //! that soon.
 
 use engine::reversi::{Size8, Size12, Variant};
-use engine::search::EngineConfig;
+use engine_core::search::EngineConfig;
 use selfplay::openings::{LOOKAHEAD, SuiteGame, canonical, ends_in_playout};
 use selfplay::protocol::{PenteProtocol, ReversiProtocol};
 use selfplay::run::{ends_within, read_openings};

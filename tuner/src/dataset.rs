@@ -162,7 +162,7 @@ impl Rows for Dataset {
 
 /// A fixed, well-mixed hash of a game key: decides the train/validation split.
 pub const fn mix(key: u64) -> u64 {
-    engine::mix::splitmix64(key)
+    engine_core::mix::splitmix64(key)
 }
 
 #[cfg(test)]

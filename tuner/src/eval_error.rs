@@ -9,12 +9,12 @@
 use crate::reversi::unflatten;
 use crate::run::columns::BOARD;
 use crate::run::seeded_draw;
-use engine::agent::Agent;
 use engine::analysis::Budget;
 use engine::eval::{Evaluator, PatternEval, Registry, discs};
-use engine::game::Game;
-use engine::reversi::{CompiledGeometry, Geometry, Position, ReversiEngine, Variant};
-use engine::search::{EngineConfig, Objective};
+use engine::reversi::{CompiledGeometry, Geometry, Position, ReversiEngine, Variant, reversi_engine};
+use engine_core::agent::Agent;
+use engine_core::game::Game;
+use engine_core::search::{EngineConfig, Objective};
 use std::path::PathBuf;
 
 /// A position with its reference score.
@@ -113,7 +113,7 @@ pub fn weights_id<G: Geometry>(variant: Variant, weights: Option<&std::path::Pat
     };
     let bytes: Vec<u8> = eval.weights().iter().flat_map(|w| w.to_le_bytes()).collect();
     let name = weights.and_then(|p| p.file_name()).map_or("compiled".into(), |n| n.to_string_lossy().into_owned());
-    Ok(format!("{name}#{:016x}", engine::mix::fnv1a(&bytes)))
+    Ok(format!("{name}#{:016x}", engine_core::mix::fnv1a(&bytes)))
 }
 
 /// Column header of a reference-score file (`eval-error --scores`), the
@@ -238,7 +238,7 @@ pub fn reference_engine<G: Geometry>(
     weights: Option<PathBuf>,
     tt_mb: usize,
 ) -> Result<ReversiEngine<G>, String> {
-    ReversiEngine::<G>::new(
+    reversi_engine::<G>(
         variant,
         EngineConfig { weights, tt_mb, objective: Objective::Margin, ..EngineConfig::default() },
     )

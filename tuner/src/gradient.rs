@@ -277,12 +277,12 @@ mod tests {
         use crate::reversi::ReversiModel;
         use crate::run::Model;
         use engine::eval::WeightSet;
-        use engine::game::Game;
         use engine::reversi::{Position, Size6, Variant};
+        use engine_core::game::Game;
         use selfplay::protocol::{GameProtocol, ReversiProtocol};
         let model = ReversiModel::<Size6>::new(WeightSet::compiled(Variant::Othello6));
         let (mut features, mut packed) = (Dataset::new(), PackedDataset::new(&model));
-        let mut rng = engine::mix::SplitMix(3);
+        let mut rng = engine_core::mix::SplitMix(3);
         let protocol = ReversiProtocol::<Size6>::new(Variant::Othello6);
         for game in 0..300u64 {
             let mut pos: Position<Size6> = Variant::Othello6.start();

@@ -16,8 +16,8 @@ use crate::eval_error;
 use crate::reversi::unflatten;
 use crate::run::columns::{BOARD, LABEL};
 use crate::run::seeded_draw;
-use engine::game::Game;
 use engine::reversi::{CompiledGeometry, Geometry, Position, ReversiEngine, Variant};
+use engine_core::game::Game;
 use std::path::{Path, PathBuf};
 
 /// Transposition table of each labelling engine, in MiB (cleared before

@@ -32,9 +32,9 @@ pub mod run;
 pub(crate) mod testdata {
     use crate::dataset::{Dataset, Sample};
     use crate::loss::sigmoid;
-    use engine::game::Game;
-    use engine::mix::SplitMix;
     use engine::reversi::{Position, Size4, Variant};
+    use engine_core::game::Game;
+    use engine_core::mix::SplitMix;
     use rand::{RngExt, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 

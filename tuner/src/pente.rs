@@ -49,11 +49,11 @@ impl Model for PenteModel {
 mod tests {
     use super::*;
     use crate::run::{Target, load};
-    use engine::agent::{Agent, Clock};
     use engine::eval::Evaluator;
-    use engine::game::Game;
     use engine::pente::eval::PenteEval;
     use engine::pente::{NearRandomAgent, PentePosition};
+    use engine_core::agent::{Agent, Clock};
+    use engine_core::game::Game;
 
     #[test]
     fn features_times_weights_is_the_engine_evaluation() {

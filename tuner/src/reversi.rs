@@ -3,10 +3,10 @@
 
 use crate::packed::{PackedBoard, Packer, SIDE_WORDS};
 use crate::run::Model;
-use engine::bitboard::BitSet;
 use engine::eval::{Features, WeightKey, WeightSet};
-use engine::game::Color;
 use engine::reversi::{Geometry, Position, Variant};
+use engine_core::bitboard::BitSet;
+use engine_core::game::Color;
 
 /// The pattern evaluation of one variant, starting from a weight set.
 ///
@@ -110,8 +110,8 @@ mod tests {
     use super::*;
     use crate::packed::Packer;
     use engine::eval::{Evaluator, PatternEval};
-    use engine::game::Game;
     use engine::reversi::Size8;
+    use engine_core::game::Game;
     use selfplay::protocol::{GameProtocol, ReversiProtocol};
 
     #[test]
@@ -145,7 +145,7 @@ mod tests {
     /// weight), on the 8x8 and on the 12x12 board, either side to move.
     fn check_packing<G: engine::reversi::CompiledGeometry>(variant: Variant) {
         let model = ReversiModel::<G>::new(WeightSet::compiled(variant));
-        let mut rng = engine::mix::SplitMix(5);
+        let mut rng = engine_core::mix::SplitMix(5);
         let mut pos: Position<G> = variant.start();
         let mut unpacked = Vec::new();
         let mut sides = [false; 2];

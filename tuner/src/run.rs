@@ -348,7 +348,7 @@ pub fn save_atomically(path: &Path, set: &WeightSet) -> Result<(), String> {
 /// samples rows (`eval-error`, `label`).
 pub fn seeded_draw(len: usize, count: usize, seed: u64) -> Vec<usize> {
     let mut order: Vec<usize> = (0..len).collect();
-    let mut rng = engine::mix::SplitMix(seed);
+    let mut rng = engine_core::mix::SplitMix(seed);
     let count = count.min(len);
     for i in 0..count {
         let j = i + rng.below(len - i);

@@ -114,7 +114,7 @@ fn main() -> ExitCode {
     println!(
         "{:<9} code path {:<8} {:>10.3} s nodes {} nps {:.0}",
         "total",
-        engine::code_path_name(),
+        engine_core::code_path_name(),
         total.seconds,
         total.nodes,
         total.nps()

@@ -6,12 +6,12 @@
 use clap::{ArgGroup, Parser};
 use engine::analysis::{self, Budget, EngineOptions, FULL_WIDTH_PERCENT, Source, disc_score};
 use engine::eval::WeightKey;
-use engine::game::Game;
-use engine::pente::PenteEngine;
-use engine::reversi::{CompiledGeometry, Position, ReversiEngine, Variant};
-use engine::search::probcut::{EndgameFit, ProbCutFit};
-use engine::search::{EngineConfig, Objective, Outcomes, SearchGame, SearchResult, quick_end};
+use engine::pente::pente_engine;
+use engine::reversi::{CompiledGeometry, Position, Variant, reversi_engine};
 use engine::with_geometry;
+use engine_core::game::Game;
+use engine_core::search::probcut::{EndgameFit, ProbCutFit};
+use engine_core::search::{EngineConfig, Objective, Outcomes, SearchGame, SearchResult, quick_end};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -126,7 +126,7 @@ fn reversi<G: CompiledGeometry>(args: &Args, variant: Variant) -> Result<(), Str
         quick_ends(&positions, plies);
         return Ok(());
     }
-    let mut engine = ReversiEngine::<G>::new(variant, args.config()?)?;
+    let mut engine = reversi_engine::<G>(variant, args.config()?)?;
     if args.fit_probcut {
         let max_depth = args.depth.unwrap_or(0);
         let scores = analysis::depth_scores(&mut engine, &positions, max_depth)?;
@@ -165,7 +165,7 @@ fn pente(args: &Args) -> Result<(), String> {
         return Err("--obf: OBF positions are 8x8: expected --variant othello8".into());
     }
     let positions = args.files.iter().map(|p| analysis::read_pente(p)).collect::<Result<Vec<_>, _>>()?;
-    let mut engine = PenteEngine::new(args.config()?)?;
+    let mut engine = pente_engine(args.config()?)?;
     let score = |r: &SearchResult<_>| r.score.map_or_else(|| "none".into(), |s| s.to_string());
     let (nodes, seconds) =
         analysis::analyze(&mut engine, &positions, args.budget(), args.keep_tt, score, &mut std::io::stdout().lock())?;

@@ -2,8 +2,8 @@
 //! search nodes per CPU second, about 2 s of CPU in all) and writes
 //! `calibration.txt` in the current folder for `duo-othello`.
 
-use engine::cputime::process_cpu_time;
 use engine::protocol::duo::{self, Calibration};
+use engine_core::cputime::process_cpu_time;
 use std::path::Path;
 
 /// CPU seconds spent measuring evaluations.

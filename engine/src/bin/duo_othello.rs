@@ -6,9 +6,9 @@
 //! to stderr. Exit status 1 (and no `output.txt`) only when the side or the
 //! board cannot be read.
 
-use engine::agent::played_line;
 use engine::protocol::duo;
-use engine::search::ParamSettings;
+use engine_core::agent::played_line;
+use engine_core::search::ParamSettings;
 use std::path::Path;
 
 /// What `--help` prints: what the program does first, then how to run it.
@@ -39,7 +39,7 @@ fn main() {
             for w in &outcome.warnings {
                 eprintln!("warning: {w}");
             }
-            let cpu = engine::cputime::process_cpu_time().as_secs_f64();
+            let cpu = engine_core::cputime::process_cpu_time().as_secs_f64();
             eprintln!("{}", played_line(outcome.mv, outcome.search.as_ref(), cpu));
         }
         Err(e) => {

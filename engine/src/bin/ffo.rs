@@ -7,7 +7,7 @@ use engine::eval::PatternEval;
 use engine::eval::SCORE_PER_DISC;
 use engine::reversi::ffo;
 use engine::reversi::{Position, Size8, Variant};
-use engine::search::{Limits, ParamSettings, SearchGame, Searcher};
+use engine_core::search::{Limits, ParamSettings, SearchGame, Searcher};
 use std::path::PathBuf;
 use std::process::ExitCode;
 

@@ -6,7 +6,7 @@
 use clap::Parser;
 use engine::analysis::EngineOptions;
 use engine::protocol::nboard::{Flow, Session};
-use engine::search::Objective;
+use engine_core::search::Objective;
 use std::io::BufRead;
 use std::process::ExitCode;
 

@@ -4,12 +4,12 @@
 //! parameter, for matches against the defaults). Logs the move and what the search
 //! found to stderr.
 
-use engine::agent::{Agent, Clock, played_line};
-use engine::cputime::process_cpu_time;
-use engine::pente::PenteEngine;
+use engine::pente::pente_engine;
 use engine::pente::search::{PANIC_SECONDS, quick_move};
 use engine::protocol::pente::{output_text, parse_input};
-use engine::search::{EngineConfig, ParamSettings};
+use engine_core::agent::{Agent, Clock, played_line};
+use engine_core::cputime::process_cpu_time;
+use engine_core::search::{EngineConfig, ParamSettings};
 use std::process::ExitCode;
 
 use engine::protocol::{INPUT_FILE as INPUT, OUTPUT_FILE as OUTPUT};
@@ -52,7 +52,7 @@ fn run(params: &ParamSettings) -> Result<(), String> {
         None
     } else {
         Some(
-            PenteEngine::new(EngineConfig { params: params.clone(), ..EngineConfig::default() })?
+            pente_engine(EngineConfig { params: params.clone(), ..EngineConfig::default() })?
                 .choose(&input.position, &clock),
         )
     };

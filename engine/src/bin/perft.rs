@@ -3,9 +3,9 @@
 //! the code path used (`ENGINE_CODE_PATH=portable|avx2` caps it).
 
 use clap::Parser;
-use engine::cputime::CpuTimer;
 use engine::reversi::{Geometry, Position, Variant, perft};
 use engine::with_geometry;
+use engine_core::cputime::CpuTimer;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -64,7 +64,7 @@ fn run<G: Geometry>(args: &Args) -> Result<(), String> {
     println!(
         "cpu {cpu_seconds:.3} s, {:.0} interior nodes per cpu second, code path {}",
         counts.interior as f64 / cpu_seconds.max(1e-9),
-        engine::code_path_name(),
+        engine_core::code_path_name(),
     );
     Ok(())
 }

@@ -5,14 +5,14 @@
 //! tasks 2 and 3, the traverse log. See the book (docs/src/programs/reversi-2014.md)
 //! for the conventions.
 
-use engine::agent::{Agent, Clock};
-use engine::bitboard::BitSet;
-use engine::game::{Color, Game};
-use engine::reversi::ReversiEngine;
+use engine::reversi::reversi_engine;
 use engine::reversi::{Geometry, Move, Size8, Variant};
-use engine::search::EngineConfig;
 use engine::textbook::positional::{Board8, Positional};
 use engine::textbook::{INFINITY, Observer, Visit, alpha_beta, minimax};
+use engine_core::agent::{Agent, Clock};
+use engine_core::bitboard::BitSet;
+use engine_core::game::{Color, Game};
+use engine_core::search::EngineConfig;
 use std::fmt::Write as _;
 use std::process::ExitCode;
 
@@ -145,8 +145,8 @@ fn board_text(board: &Board8) -> String {
 /// competition output is always a legal next state.
 fn competition_move(board: &Board8) -> Move<Size8> {
     let config = EngineConfig { move_time: Some(COMPETITION_MOVE_TIME), ..EngineConfig::default() };
-    let chosen = ReversiEngine::<Size8>::new(Variant::Othello8, config)
-        .map(|mut engine| engine.choose(board, &Clock::UNLIMITED).mv);
+    let chosen =
+        reversi_engine::<Size8>(Variant::Othello8, config).map(|mut engine| engine.choose(board, &Clock::UNLIMITED).mv);
     match chosen {
         Ok(mv) if board.is_legal(mv) => return mv,
         Ok(mv) => eprintln!("reversi-2014: the engine chose the illegal move {mv}; playing the greedy move"),

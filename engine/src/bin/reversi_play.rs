@@ -9,14 +9,14 @@
 //! prints a readable transcript.
 
 use clap::Parser;
-use engine::agent::{Agent, Clock, RandomAgent};
-use engine::bitboard::BitSet;
-use engine::game::{Color, Game};
 use engine::reversi::{COLUMN_LETTERS, Geometry, Move, Position, Variant};
-use engine::reversi::{CompiledGeometry, ReversiEngine};
-use engine::search::EngineConfig;
+use engine::reversi::{CompiledGeometry, reversi_engine};
 use engine::textbook::{AlphaBetaAgent, HMinimaxAgent, Heuristic, PerfectMinimax, SearchLimit};
 use engine::with_geometry;
+use engine_core::agent::{Agent, Clock, RandomAgent};
+use engine_core::bitboard::BitSet;
+use engine_core::game::{Color, Game};
+use engine_core::search::EngineConfig;
 use std::io::{BufRead, IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -374,7 +374,7 @@ fn make_agent<G: CompiledGeometry>(setup: &Setup, args: &Args) -> Result<Box<dyn
         Opponent::HMinimax(limit) => Box::new(HMinimaxAgent::new(Heuristic, limit)),
         Opponent::Engine => {
             let config = EngineConfig { move_time: Some(args.engine_time), ..EngineConfig::default() };
-            Box::new(ReversiEngine::<G>::new(setup.variant, config)?)
+            Box::new(reversi_engine::<G>(setup.variant, config)?)
         }
     })
 }

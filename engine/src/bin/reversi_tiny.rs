@@ -6,10 +6,10 @@
 //! calls, 400 minimax move, 500 alpha-beta value and calls, 600 alpha-beta
 //! move. MAX is dark whoever is to move; values are +1/-1/0.
 
-use engine::bitboard::BitSet;
-use engine::game::{Color, Game};
 use engine::reversi::{Geometry, Position, Size4, Variant};
 use engine::textbook::{TextbookResult, WinLossDraw, alpha_beta, minimax};
+use engine_core::bitboard::BitSet;
+use engine_core::game::{Color, Game};
 use std::process::ExitCode;
 
 type Board = Position<Size4>;

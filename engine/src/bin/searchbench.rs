@@ -5,11 +5,11 @@
 //! text form (`DIR/pNN.txt`), for `analyze` and for other builds.
 
 use clap::Parser;
-use engine::game::Game;
-use engine::reversi::{CompiledGeometry, ReversiEngine};
+use engine::reversi::{CompiledGeometry, reversi_engine};
 use engine::reversi::{Position, Variant};
-use engine::search::{EngineConfig, Limits, Objective, TimePlan};
 use engine::with_geometry;
+use engine_core::game::Game;
+use engine_core::search::{EngineConfig, Limits, Objective, TimePlan};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::path::PathBuf;
@@ -43,7 +43,7 @@ struct Args {
 
 fn run<G: CompiledGeometry>(args: &Args) -> Result<(), String> {
     let config = EngineConfig { objective: Objective::Margin, ..EngineConfig::default() };
-    let mut engine = ReversiEngine::<G>::new(args.variant, config)?;
+    let mut engine = reversi_engine::<G>(args.variant, config)?;
     if let Some(dir) = &args.write {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }

@@ -7,8 +7,8 @@
 //! competition program).
 
 use super::{Evaluator, SCORE_PER_DISC};
-use crate::bitboard::BitSet;
 use crate::reversi::{CornerRegion, Geometry, Position, corner_regions, neighbours, stable_discs_from};
+use engine_core::bitboard::BitSet;
 
 /// Value of a corner disc, in [`SCORE_PER_DISC`] units.
 const CORNER: i32 = 10 * SCORE_PER_DISC;
@@ -132,7 +132,7 @@ mod tests {
 
     fn position(rows: &[&str]) -> Position<Size8> {
         let (black, white) = crate::reversi::parse_rows::<Size8>(&mut rows.iter().copied(), 1).unwrap();
-        Position::from_discs(black, white, crate::game::Color::Black, crate::reversi::Scoring::PLAIN)
+        Position::from_discs(black, white, engine_core::game::Color::Black, crate::reversi::Scoring::PLAIN)
     }
 
     #[test]

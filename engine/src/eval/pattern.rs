@@ -28,12 +28,12 @@ use super::registry::{
     STABLE, X_SQUARES,
 };
 use super::weights::{WeightSet, compiled};
-use crate::bitboard::{BitSet, Isa, Portable};
-use crate::game::Color;
-use crate::memory::PageArray;
 use crate::reversi::{
     CornerRegion, Geometry, Move, Position, Variant, corner_regions, legal_moves_with, neighbours, stable_discs,
 };
+use engine_core::bitboard::{BitSet, Isa, Portable};
+use engine_core::game::Color;
+use engine_core::memory::PageArray;
 use std::borrow::Cow;
 use std::path::Path;
 
@@ -833,7 +833,7 @@ impl<G: Geometry> PatternEval<G> {
     }
 }
 
-crate::cpu::multiversion! {
+engine_core::cpu::multiversion! {
     /// Evaluates every position once with this copy's instructions; returns
     /// the sum of the scores.
     #[inline(never)]
@@ -846,7 +846,7 @@ impl<G: Geometry> PatternEval<G> {
     /// The sum of the evaluations of `positions`, computed on the code path
     /// the search takes on this CPU: what speed measurements time.
     pub fn evaluate_sum(&self, positions: &[Position<G>]) -> i64 {
-        crate::cpu::dispatch!(sum_evaluations::<G>(self, positions))
+        engine_core::cpu::dispatch!(sum_evaluations::<G>(self, positions))
     }
 }
 
@@ -945,8 +945,8 @@ impl<G: Geometry> Evaluator<Position<G>> for PatternEval<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Game;
     use crate::reversi::{Size4, Size6, Size8, Size10, Size12};
+    use engine_core::game::Game;
     use rand::{RngExt, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
@@ -1106,7 +1106,7 @@ mod tests {
     enum SoftPext {}
 
     impl Isa for SoftPext {
-        type Four<const W: usize> = crate::bitboard::Four<W>;
+        type Four<const W: usize> = engine_core::bitboard::Four<W>;
         fn fast_pext() -> bool {
             true
         }
@@ -1118,7 +1118,7 @@ mod tests {
             let cells = eval.evaluate_on::<Portable>(&pos);
             assert_eq!(eval.evaluate_on::<SoftPext>(&pos), cells, "{variant}\n{pos}");
             #[cfg(target_arch = "x86_64")]
-            if crate::cpu::has_avx512_path() {
+            if engine_core::cpu::has_avx512_path() {
                 // SAFETY: the CPU has the features of the avx512 copy.
                 let on = |p: &Position<G>| unsafe { avx512_eval(&eval, p) };
                 assert_eq!(on(&pos), cells, "{variant}\n{pos}");
@@ -1129,7 +1129,7 @@ mod tests {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt,avx512f,avx512vl,avx512vbmi2,avx512vpopcntdq")]
     fn avx512_eval<G: Geometry>(eval: &PatternEval<G>, pos: &Position<G>) -> i32 {
-        eval.evaluate_on::<crate::bitboard::avx2::Avx512>(pos)
+        eval.evaluate_on::<engine_core::bitboard::avx2::Avx512>(pos)
     }
 
     #[test]
@@ -1139,10 +1139,10 @@ mod tests {
 
     #[test]
     fn software_pext_packs_the_masked_bits_in_order() {
-        assert_eq!(crate::bitboard::pext_portable(0b1011_0110, 0b1111_0000), 0b1011);
-        assert_eq!(crate::bitboard::pext_portable(0b1011_0110, 0b0101_0101), 0b0110);
-        assert_eq!(crate::bitboard::pext_portable(u64::MAX, 1 << 63 | 1), 0b11);
-        assert_eq!(crate::bitboard::pext_portable(0, u64::MAX), 0);
+        assert_eq!(engine_core::bitboard::pext_portable(0b1011_0110, 0b1111_0000), 0b1011);
+        assert_eq!(engine_core::bitboard::pext_portable(0b1011_0110, 0b0101_0101), 0b0110);
+        assert_eq!(engine_core::bitboard::pext_portable(u64::MAX, 1 << 63 | 1), 0b11);
+        assert_eq!(engine_core::bitboard::pext_portable(0, u64::MAX), 0);
     }
 
     /// Feature multiplicities match counts taken by hand from the rules.
@@ -1177,7 +1177,7 @@ mod tests {
         let corner = Position::<Size8>::from_discs(
             <Size8 as Geometry>::Bits::bit(0),
             <Size8 as Geometry>::Bits::bit(9 * 3),
-            crate::game::Color::Black,
+            engine_core::game::Color::Black,
             Variant::Othello8.scoring(),
         );
         let mut f = Vec::new();
@@ -1192,7 +1192,7 @@ mod tests {
     fn evals_per_second<G: Geometry>(variant: Variant) -> f64 {
         let eval = PatternEval::<G>::compiled(variant);
         let positions = random_positions::<G>(variant, 20, 5);
-        let timer = crate::cputime::CpuTimer::start();
+        let timer = engine_core::cputime::CpuTimer::start();
         let (mut count, mut sink) = (0usize, 0i64);
         while timer.elapsed().as_secs_f64() < 0.5 {
             sink = sink.wrapping_add(eval.evaluate_sum(&positions));

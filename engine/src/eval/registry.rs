@@ -128,7 +128,7 @@ impl WeightKey {
     pub fn layout(self) -> &'static Layout {
         match self {
             WeightKey::Reversi(v) => &Registry::of(v).layout,
-            WeightKey::Pente => crate::pente::eval::layout(),
+            WeightKey::Pente => crate::pente::layout::layout(),
         }
     }
 }
@@ -454,7 +454,7 @@ mod tests {
             assert!(!key.layout().is_empty(), "{key}");
         }
         assert_eq!(WeightKey::ALL.len(), Variant::ALL.len() + 1);
-        assert!(std::ptr::eq(WeightKey::Pente.layout(), crate::pente::eval::layout()));
+        assert!(std::ptr::eq(WeightKey::Pente.layout(), crate::pente::layout::layout()));
         let v = Variant::Duo12;
         assert!(std::ptr::eq(WeightKey::from(v).layout(), &Registry::of(v).layout));
         let e = "chess".parse::<WeightKey>().unwrap_err();

@@ -4,10 +4,10 @@
 
 use super::board::{Cell, Moves, PentePosition};
 use super::eval::PenteEval;
-use crate::agent::{Agent, Clock, Decision};
 use crate::eval::Evaluator;
-use crate::game::Game;
-use crate::search::{CompiledSearch, Engine, EngineConfig, Limits, SearchResult, Searcher, WIN, won_in};
+use engine_core::agent::{Agent, Clock, Decision};
+use engine_core::game::Game;
+use engine_core::search::{CompiledSearch, Engine, EngineConfig, Limits, SearchResult, Searcher, WIN, won_in};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -27,19 +27,17 @@ impl CompiledSearch<PentePosition> for PenteEval {
 /// iterative deepening PVS) with the Pente pattern evaluation.
 pub type PenteEngine = Engine<PentePosition, PenteEval>;
 
-impl Engine<PentePosition, PenteEval> {
-    /// An engine with `config`: the compiled-in weights, or the tuner's
-    /// weights file `config.weights`; fails when that file cannot be used.
-    pub fn new(config: EngineConfig) -> Result<Self, String> {
-        if config.evaluation != crate::eval::Evaluation::Pattern {
-            return Err(format!("the {} evaluation plays Reversi only", config.evaluation.name()));
-        }
-        let eval = match &config.weights {
-            Some(path) => PenteEval::from_file(path)?,
-            None => PenteEval::default(),
-        };
-        Ok(Engine::with_evaluator("pente-engine".into(), Box::new(eval), config))
+/// The Pente engine with `config`: the compiled-in weights, or the tuner's
+/// weights file `config.weights`; fails when that file cannot be used.
+pub fn pente_engine(config: EngineConfig) -> Result<PenteEngine, String> {
+    if config.evaluation != crate::eval::Evaluation::Pattern {
+        return Err(format!("the {} evaluation plays Reversi only", config.evaluation.name()));
     }
+    let eval = match &config.weights {
+        Some(path) => PenteEval::from_file(path)?,
+        None => PenteEval::default(),
+    };
+    Ok(Engine::with_evaluator("pente-engine".into(), Box::new(eval), config))
 }
 
 /// The graders' random agent: a random empty cell next to a stone (White's

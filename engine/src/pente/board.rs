@@ -17,9 +17,9 @@
 //! and give the cells of immediate wins without a scan of the board.
 
 use super::pattern::{EMPTY, LineKey, Pattern, SHAPES, Shape, Stone, WALL, pattern, pattern_pair, slot, stone};
-use crate::bitboard::{BitSet, Bits};
-use crate::game::{Color, Game, MoveList};
-use crate::mix::splitmix64;
+use engine_core::bitboard::{BitSet, Bits};
+use engine_core::game::{Color, Game, MoveList};
+use engine_core::mix::splitmix64;
 use std::fmt;
 
 /// Cells along one side of the board.

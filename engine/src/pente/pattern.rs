@@ -10,7 +10,7 @@
 //! first use and cached in a lock-free table, so a program started with a
 //! hundredth of a second left pays only for the keys it looks at.
 
-use crate::game::Color;
+use engine_core::game::Color;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 /// Contents of a cell, as stored in the board and in line keys.

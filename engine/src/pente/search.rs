@@ -1,4 +1,4 @@
-//! What the shared search (`crate::search`) needs to know about Pente: the
+//! What the shared search (`engine_core::search`) needs to know about Pente: the
 //! [`SearchGame`] hooks. Immediate wins end a node at once, replies to the
 //! opponent's immediate wins are forced (and searched without using up
 //! depth), quiet nodes search only their best-ordered candidate moves, moves
@@ -8,10 +8,10 @@
 use super::board::{Cell, PentePosition};
 use super::length::GameLength;
 use super::threats::{self, CAPTURE_WIN_THRESHOLD, Vcf};
-use crate::bitboard::Isa;
-use crate::cputime::CpuClock;
-use crate::game::{Color, Game};
-use crate::search::{SearchGame, SearchParams, Tactics};
+use engine_core::bitboard::Isa;
+use engine_core::cputime::CpuClock;
+use engine_core::game::{Color, Game};
+use engine_core::search::{SearchGame, SearchParams, Tactics};
 use std::time::Duration;
 
 /// Moves searched at a node that is not forced, by remaining depth

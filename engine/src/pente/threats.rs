@@ -4,8 +4,8 @@
 
 use super::board::{CAPTURE_WIN_STONES, Cell, Moves, PentePosition};
 use super::pattern::Shape;
-use crate::cputime::{CpuClock, CpuTimer};
-use crate::game::{Color, Game};
+use engine_core::cputime::{CpuClock, CpuTimer};
+use engine_core::game::{Color, Game};
 use std::time::Duration;
 
 /// Captured stones from which one more capture wins.

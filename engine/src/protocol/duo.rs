@@ -9,16 +9,16 @@
 //! (`playdata.txt`, `calibration.txt`) are versioned and validated, and
 //! ignored when stale or corrupt.
 
-use crate::agent::{Agent, Clock, Decision};
-use crate::bitboard::BitSet;
-use crate::cputime::{CpuTimer, process_cpu_time};
 use crate::eval::{Evaluator, PatternEval};
-use crate::game::{Color, Game};
-use crate::mix::fnv1a;
-use crate::reversi::ReversiEngine;
+use crate::reversi::reversi_engine;
 use crate::reversi::{Geometry, Move, Position, Size12, Variant, disc_char, parse_rows, parse_side};
-use crate::search::quick_end::safe_moves;
-use crate::search::{EngineConfig, Limits, Outcomes, Overrun, ParamSettings, SearchGame};
+use engine_core::agent::{Agent, Clock, Decision};
+use engine_core::bitboard::BitSet;
+use engine_core::cputime::{CpuTimer, process_cpu_time};
+use engine_core::game::{Color, Game};
+use engine_core::mix::fnv1a;
+use engine_core::search::quick_end::safe_moves;
+use engine_core::search::{EngineConfig, Limits, Outcomes, Overrun, ParamSettings, SearchGame};
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -405,7 +405,7 @@ pub fn measure_evals(budget: f64) -> f64 {
 pub fn measure_nps(budget: f64) -> Result<f64, String> {
     const PER_MOVE: f64 = 0.2;
     let config = EngineConfig { move_time: Some(PER_MOVE), ..EngineConfig::default() };
-    let mut engine = ReversiEngine::<Board>::new(Variant::Duo12, config)?;
+    let mut engine = reversi_engine::<Board>(Variant::Duo12, config)?;
     let positions = sample_positions(60, 2);
     let timer = CpuTimer::start();
     let mut nodes = 0u64;
@@ -488,7 +488,7 @@ pub fn play(dir: &Path, params: &ParamSettings) -> Result<RunReport, String> {
         let nps_hint = read_calibration(dir).map(|c| c.nps);
         let tt_mb = if own < SMALL_TABLE_TIME { SMALL_TABLE_MB } else { 0 };
         let config = EngineConfig { nps_hint, tt_mb, params: params.clone(), ..EngineConfig::default() };
-        match ReversiEngine::<Board>::new(Variant::Duo12, config) {
+        match reversi_engine::<Board>(Variant::Duo12, config) {
             Ok(mut engine) => {
                 engine.set_overrun(overrun);
                 let decision = engine.choose(&pos, &clock);

@@ -23,13 +23,13 @@
 //! the error stream. Searches are deterministic: the same session gives the
 //! same answers.
 
-use crate::agent::Clock;
 use crate::analysis::MAX_PV;
-use crate::bitboard::BitSet;
-use crate::game::{Color, Game};
 use crate::reversi::ggf::{self, GgfGame, clock_seconds};
-use crate::reversi::{Move, Position, ReversiEngine, Size8, Variant};
-use crate::search::{Band, EngineConfig, Limits};
+use crate::reversi::{Move, Position, ReversiEngine, Size8, Variant, reversi_engine};
+use engine_core::agent::Clock;
+use engine_core::bitboard::BitSet;
+use engine_core::game::{Color, Game};
+use engine_core::search::{Band, EngineConfig, Limits};
 use std::io::{self, Write};
 
 /// The name the engine gives itself (`set myname`).
@@ -80,7 +80,7 @@ impl Session {
     /// be made (a bad weights file).
     pub fn new(config: EngineConfig) -> Result<Self, String> {
         let config = EngineConfig { depth: Some(DEFAULT_DEPTH), ..config };
-        let engine = ReversiEngine::<Size8>::new(Variant::Othello8, config.clone())?;
+        let engine = reversi_engine::<Size8>(Variant::Othello8, config.clone())?;
         Ok(Session { config, engine, game: GgfGame::new(Variant::Othello8.start()), depth: DEFAULT_DEPTH, contempt: 0 })
     }
 
@@ -145,7 +145,7 @@ impl Session {
                     if depth != self.depth {
                         self.config.depth = Some(depth);
                         // The configuration was accepted once, so this cannot fail.
-                        match ReversiEngine::<Size8>::new(Variant::Othello8, self.config.clone()) {
+                        match reversi_engine::<Size8>(Variant::Othello8, self.config.clone()) {
                             Ok(engine) => self.engine = engine,
                             Err(e) => writeln!(log, "nboard: set depth: {e}")?,
                         }

@@ -6,8 +6,8 @@
 //! the board only when read as pairs).
 
 use super::seconds_text;
-use crate::game::Color;
 use crate::pente::board::{BOARD_CELLS, CAPTURE_WIN_STONES, Cell, PentePosition, SIZE};
+use engine_core::game::Color;
 use std::fmt;
 
 /// What was wrong with an input file, and on which line (from 1).
@@ -167,7 +167,7 @@ pub fn board_text(pos: &PentePosition) -> String {
 
 /// A complete `input.txt` for `pos` with `time_left` seconds for the side to move.
 pub fn input_text(pos: &PentePosition, time_left: f64) -> String {
-    let color = match crate::game::Game::to_move(pos) {
+    let color = match engine_core::game::Game::to_move(pos) {
         Color::White => "WHITE",
         Color::Black => "BLACK",
     };

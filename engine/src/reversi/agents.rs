@@ -1,14 +1,14 @@
 //! The strong engine as a Reversi player on every board size: the shared
-//! search ([`crate::search::Engine`]) with the evaluation the configuration
+//! search ([`engine_core::search::Engine`]) with the evaluation the configuration
 //! chooses, dispatched by a `match` rather than a trait object so that the
 //! node loop calls it directly.
 
 use super::{Geometry, Move, Position, Variant};
 use super::{Size4, Size6, Size8, Size10, Size12};
-use crate::bitboard::{Isa, Portable};
 use crate::eval::pattern::PatternTrail;
 use crate::eval::{ClassicEval, Evaluation, Evaluator, PatternEval};
-use crate::search::{CompiledSearch, Engine, EngineConfig, Limits, SearchResult, Searcher};
+use engine_core::bitboard::{Isa, Portable};
+use engine_core::search::{CompiledSearch, Engine, EngineConfig, Limits, SearchResult, Searcher};
 
 /// The evaluation a Reversi engine plays with (see [`Evaluation`]).
 // One per engine, which the searcher keeps boxed: boxing the large variant
@@ -132,23 +132,21 @@ impl<G: Geometry> CompiledSearch<Position<G>> for ClassicEval<G> {}
 /// The strong engine as a player of Reversi on geometry `G`.
 pub type ReversiEngine<G> = Engine<Position<G>, ReversiEvaluator<G>>;
 
-impl<G: Geometry> Engine<Position<G>, ReversiEvaluator<G>> {
-    /// An engine for `variant` (whose board must be `G`) with `config`: the
-    /// pattern evaluation with the compiled-in weights or with the tuner's
-    /// weights file `config.weights`, or the classic heuristic; fails when
-    /// the weights file cannot be used.
-    pub fn new(variant: Variant, config: EngineConfig) -> Result<Self, String> {
-        assert_eq!(variant.size(), G::N, "variant {variant} is not played on this geometry");
-        let eval = match (config.evaluation, &config.weights) {
-            (Evaluation::Pattern, Some(path)) => ReversiEvaluator::Pattern(PatternEval::<G>::from_file(variant, path)?),
-            (Evaluation::Pattern, None) => ReversiEvaluator::Pattern(PatternEval::<G>::compiled(variant)),
-            (Evaluation::Classic, None) => ReversiEvaluator::Classic(ClassicEval::<G>::new(variant.start_discs())),
-            (Evaluation::Classic, Some(_)) => return Err("the classic evaluation takes no weights file".into()),
-        };
-        let name = match config.evaluation {
-            Evaluation::Pattern => format!("engine-{variant}"),
-            Evaluation::Classic => format!("classic-{variant}"),
-        };
-        Ok(Engine::with_evaluator(name, Box::new(eval), config))
-    }
+/// An engine for `variant` (whose board must be `G`) with `config`: the
+/// pattern evaluation with the compiled-in weights or with the tuner's
+/// weights file `config.weights`, or the classic heuristic; fails when the
+/// weights file cannot be used.
+pub fn reversi_engine<G: Geometry>(variant: Variant, config: EngineConfig) -> Result<ReversiEngine<G>, String> {
+    assert_eq!(variant.size(), G::N, "variant {variant} is not played on this geometry");
+    let eval = match (config.evaluation, &config.weights) {
+        (Evaluation::Pattern, Some(path)) => ReversiEvaluator::Pattern(PatternEval::<G>::from_file(variant, path)?),
+        (Evaluation::Pattern, None) => ReversiEvaluator::Pattern(PatternEval::<G>::compiled(variant)),
+        (Evaluation::Classic, None) => ReversiEvaluator::Classic(ClassicEval::<G>::new(variant.start_discs())),
+        (Evaluation::Classic, Some(_)) => return Err("the classic evaluation takes no weights file".into()),
+    };
+    let name = match config.evaluation {
+        Evaluation::Pattern => format!("engine-{variant}"),
+        Evaluation::Classic => format!("classic-{variant}"),
+    };
+    Ok(Engine::with_evaluator(name, Box::new(eval), config))
 }

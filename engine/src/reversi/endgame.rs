@@ -10,11 +10,11 @@
 //! transposition table. Scores inside the solver are in the game's own
 //! units (discs); the table and the callers see score units.
 
-use crate::bitboard::{BitSet, Isa};
 use crate::eval::{Evaluator, SCORE_PER_DISC};
-use crate::search::control::{Control, SearchContext};
-use crate::search::tt::{Bound, FULL_CONFIDENCE, TtEntry, solved_depth};
-use crate::search::{INFINITY, SearchGame, SearchParams};
+use engine_core::bitboard::{BitSet, Isa};
+use engine_core::search::control::{Control, SearchContext};
+use engine_core::search::tt::{Bound, FULL_CONFIDENCE, TtEntry, solved_depth};
+use engine_core::search::{INFINITY, SearchGame, SearchParams};
 
 /// Ordering bonus of the transposition table's move.
 const TABLE_MOVE_BONUS: i32 = 1 << 20;
@@ -230,7 +230,7 @@ pub fn solve_window<B: EndgameBoard, E: Evaluator<B>>(
     let setup = Setup::new(params, B::parity_regions(), ctx.solve_confidence);
     let empties = pos.empty_cells();
     let score =
-        crate::cpu::dispatch!(solve_node::<B, E>(ctx, eval, &setup, pos, alpha, beta, empties, empties.count()));
+        engine_core::cpu::dispatch!(solve_node::<B, E>(ctx, eval, &setup, pos, alpha, beta, empties, empties.count()));
     score * SCORE_PER_DISC
 }
 
@@ -251,13 +251,13 @@ pub fn shallow_value<B: EndgameBoard, E: Evaluator<B>, I: Isa>(
     // A recursive function is not inlined into its caller's copy: without
     // a copy of its own it would run without the CPU's features (every
     // vector operation and PEXT a call).
-    crate::cpu::run_on!(
-        crate::bitboard::code_path_of::<I>(),
+    engine_core::cpu::run_on!(
+        engine_core::bitboard::code_path_of::<I>(),
         shallow_node::<B, E>(control, eval, pos, depth, alpha, beta)
     )
 }
 
-crate::cpu::multiversion! {
+engine_core::cpu::multiversion! {
     /// [`shallow_value`] on one instruction set.
     fn shallow_node<B: EndgameBoard, E: Evaluator<B>>(
         control: &mut Control,
@@ -460,7 +460,7 @@ fn odd_regions<C: BitSet>(regions: &[C; PARITY_REGIONS], empties: C) -> C {
     odd
 }
 
-crate::cpu::multiversion! {
+engine_core::cpu::multiversion! {
     /// The value of `pos` (with `count` empty cells `empties`) for the side
     /// to move, in discs, fail-soft within (`alpha`, `beta`).
     #[allow(clippy::too_many_arguments)]

@@ -2,9 +2,9 @@
 //! `a1`..`h8` (`X` black, `O` white, `-` empty), the side to move, then
 //! `;`-separated best moves with their exact disc margins.
 
-use crate::bitboard::BitSet;
-use crate::game::Color;
 use crate::reversi::{Geometry, Move, Position, Size8, Variant, disc_char};
+use engine_core::bitboard::BitSet;
+use engine_core::game::Color;
 use std::path::{Path, PathBuf};
 
 /// One test position.

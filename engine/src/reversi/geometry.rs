@@ -10,7 +10,7 @@
 //! each), once shifting up and once down, with Kogge-Stone fills, so no loop
 //! runs per cell or per step.
 
-use crate::bitboard::{BitSet, Bits, FourSets, Isa, Lanes, Portable};
+use engine_core::bitboard::{BitSet, Bits, FourSets, Isa, Lanes, Portable};
 use std::fmt::Debug;
 use std::hash::Hash;
 

@@ -15,8 +15,8 @@
 
 use super::geometry::Geometry;
 use super::position::{Move, Position, Scoring};
-use crate::bitboard::BitSet;
-use crate::game::{Color, Game};
+use engine_core::bitboard::BitSet;
+use engine_core::game::{Color, Game};
 use std::fmt;
 
 /// What opens a GGF record.

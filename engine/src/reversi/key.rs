@@ -10,9 +10,9 @@
 //! such positions with the same 64 bits.
 
 use super::geometry::Geometry;
-use crate::bitboard::BitSet;
-use crate::game::Color;
-use crate::mix::splitmix64;
+use engine_core::bitboard::BitSet;
+use engine_core::game::Color;
+use engine_core::mix::splitmix64;
 
 /// Words of the largest board's disc sets (12x12: 144 cells).
 const MAX_WORDS: usize = 3;
@@ -50,11 +50,11 @@ pub fn key<G: Geometry>(mover: Color, player: G::Bits, opponent: G::Bits) -> u64
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Game;
-    use crate::mix::SplitMix;
     use crate::reversi::geometry::{Size4, Size8, Size12};
     use crate::reversi::position::Position;
     use crate::reversi::variant::Variant;
+    use engine_core::game::Game;
+    use engine_core::mix::SplitMix;
     use std::collections::HashMap;
 
     /// The positions of `games` random games, with their keys.

@@ -102,8 +102,8 @@ pub fn last_flip_count(mover: u64, cell: usize) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bitboard::BitSet;
     use crate::reversi::{Size8, flips};
+    use engine_core::bitboard::BitSet;
     use proptest::prelude::*;
 
     proptest! {

@@ -38,7 +38,7 @@ mod variant;
 #[cfg(test)]
 mod tests;
 
-pub use agents::{CompiledGeometry, ReversiEngine, ReversiEvaluator};
+pub use agents::{CompiledGeometry, ReversiEngine, ReversiEvaluator, reversi_engine};
 pub(crate) use geometry::legal_moves_with;
 pub use geometry::{
     COLUMN_LETTERS, CornerRegion, Geometry, Size4, Size6, Size8, Size10, Size12, corner_cells, corner_regions,

@@ -3,8 +3,8 @@
 
 use super::geometry::{Geometry, Lines, legal_moves_with};
 use super::position::Position;
-use crate::bitboard::BitSet;
-use crate::cpu::CodePath;
+use engine_core::bitboard::BitSet;
+use engine_core::cpu::CodePath;
 
 /// Deepest perft that [`perft`] accepts.
 pub const MAX_DEPTH: usize = 64;
@@ -30,7 +30,7 @@ pub fn perft<G: Geometry>(root: &Position<G>, depth: usize) -> PerftCounts {
 fn perft_on<G: Geometry>(path: CodePath, root: &Position<G>, depth: usize) -> PerftCounts {
     assert!((1..=MAX_DEPTH).contains(&depth), "perft depth must be 1 to {MAX_DEPTH}");
     let mut walk = Walk { depth, leaves: [0; MAX_DEPTH], interior: 0 };
-    crate::cpu::run_on!(path, walk_tree::<G>(&mut walk, root, 0));
+    engine_core::cpu::run_on!(path, walk_tree::<G>(&mut walk, root, 0));
     PerftCounts { leaves: walk.leaves[..depth].to_vec(), interior: walk.interior }
 }
 
@@ -41,7 +41,7 @@ struct Walk {
     interior: u64,
 }
 
-crate::cpu::multiversion! {
+engine_core::cpu::multiversion! {
     /// Visits `pos`, at `ply` (below the walk's depth), and its subtree.
     fn walk_tree<G: Geometry>(walk: &mut Walk, pos: &Position<G>, ply: usize) {
         walk.interior += 1;

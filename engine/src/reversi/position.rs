@@ -4,8 +4,8 @@
 
 use super::geometry::{self, COLUMN_LETTERS, Geometry};
 use super::key;
-use crate::bitboard::BitSet;
-use crate::game::{Color, Game, MoveList};
+use engine_core::bitboard::BitSet;
+use engine_core::game::{Color, Game, MoveList};
 use std::fmt;
 use std::marker::PhantomData;
 

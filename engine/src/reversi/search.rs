@@ -8,11 +8,11 @@ use super::last_flip::{SIDE as LAST_FLIP_SIDE, last_flip_count};
 use super::{
     Geometry, MAX_MOVES, Move, Position, Size8, Size12, corner_cells, legal_moves_with, neighbours, stable_discs_of,
 };
-use crate::bitboard::{BitSet, Isa, Portable};
 use crate::eval::Evaluator;
-use crate::game::{Color, Game, MoveList};
-use crate::search::control::SearchContext;
-use crate::search::{SearchGame, SearchParams};
+use engine_core::bitboard::{BitSet, Isa, Portable};
+use engine_core::game::{Color, Game, MoveList};
+use engine_core::search::control::SearchContext;
+use engine_core::search::{SearchGame, SearchParams};
 
 /// Ordering weight of one reply left to the opponent (midgame hint).
 const HINT_REPLY_WEIGHT: i32 = 16;

@@ -12,7 +12,7 @@
 //! the first corner disc it reports none.
 
 use super::geometry::{Geometry, corner_cells, first_column, last_column};
-use crate::bitboard::BitSet;
+use engine_core::bitboard::BitSet;
 
 /// One of the four lines through a cell: the shift to the next cell along it
 /// and the columns a step may not land in (the step would wrap round an edge).
@@ -364,7 +364,7 @@ mod tests {
 
     #[test]
     fn one_side_grows_from_corners_and_full_lines() {
-        use crate::bitboard::Bits;
+        use engine_core::bitboard::Bits;
         let b = |cells: &[usize]| cells.iter().fold(Bits::<1>::EMPTY, |s, &c| s | Bits::<1>::bit(c));
         // A lone corner is stable, and so are its neighbours along the edge;
         // b2 is not (a2 and c2 are empty), nor is a disc in the middle.

@@ -3,10 +3,10 @@
 //! hashing and parser tests.
 
 use super::*;
-use crate::bitboard::BitSet;
-use crate::cpu::CodePath;
-use crate::game::{Color, Game};
-use crate::mix::SplitMix;
+use engine_core::bitboard::BitSet;
+use engine_core::cpu::CodePath;
+use engine_core::game::{Color, Game};
+use engine_core::mix::SplitMix;
 
 /// A position from an indented picture: the side line, then the rows.
 fn board<G: Geometry>(picture: &str, scoring: Scoring) -> Position<G> {
@@ -322,7 +322,7 @@ fn random_position<G: Geometry>(rng: &mut SplitMix) -> Position<G> {
     Position::from_discs(black, white, side, Scoring::WOF)
 }
 
-crate::cpu::multiversion! {
+engine_core::cpu::multiversion! {
     /// The moves of `pos`, then the flips at each empty cell in cell order,
     /// then the replies to each move in cell order (twice: walking every run,
     /// and walking short runs only where `short_runs` allows it), as the
@@ -356,7 +356,7 @@ fn matches_reference<G: Geometry>(variant: Variant, boards: usize, playouts: usi
             assert_eq!(pos.flips(i), reference_flips::<G>(i, p, o), "flips at {} of\n{pos}", Move::<G>::new(i));
         }
         for &path in &paths {
-            crate::cpu::run_on!(path, kernels::<G>(&pos, &mut computed));
+            engine_core::cpu::run_on!(path, kernels::<G>(&pos, &mut computed));
             assert_eq!(computed[0], reference_moves::<G>(p, o), "{path:?} moves of\n{pos}");
             let empties = pos.empty().count() as usize;
             for (i, &flips) in pos.empty().iter().zip(&computed[1..=empties]) {

@@ -10,8 +10,8 @@
 
 use super::geometry::Geometry;
 use super::position::{Position, Scoring};
-use crate::bitboard::BitSet;
-use crate::game::Color;
+use engine_core::bitboard::BitSet;
+use engine_core::game::Color;
 use std::fmt;
 
 /// What was wrong with a position text, and on which line (from 1).

@@ -3,8 +3,8 @@
 
 use super::geometry::Geometry;
 use super::position::{Position, Scoring};
-use crate::bitboard::BitSet;
-use crate::game::Color;
+use engine_core::bitboard::BitSet;
+use engine_core::game::Color;
 use std::fmt;
 use std::str::FromStr;
 

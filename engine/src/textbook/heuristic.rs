@@ -2,9 +2,9 @@
 //! boards of every size: corners, mobility and discs. Simple on purpose; the
 //! strong engine has its own tuned evaluation.
 
-use crate::bitboard::BitSet;
 use crate::eval::{Evaluator, SCORE_PER_DISC};
 use crate::reversi::{Geometry, Position};
+use engine_core::bitboard::BitSet;
 
 /// Value of owning a corner, in [`SCORE_PER_DISC`] units.
 const CORNER: i32 = 8 * SCORE_PER_DISC;

@@ -4,12 +4,12 @@
 //! and an [`Observer`] that sees every node for traverse logs.
 //!
 //! These searches are deliberately plain (no move ordering, no tables); the
-//! strong engine's search lives in [`crate::search`]. This module owns the
+//! strong engine's search lives in [`engine_core::search`]. This module owns the
 //! algorithms ([`search`]), the ways of valuing a tree that the programs use
 //! ([`problems`]), agents built on them ([`agents`]) and the heuristic of
 //! the depth-limited agent ([`heuristic`]).
 //!
-//! [`Game`]: crate::game::Game
+//! [`Game`]: engine_core::game::Game
 
 pub mod agents;
 pub mod heuristic;

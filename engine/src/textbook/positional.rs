@@ -3,9 +3,9 @@
 //! side, and the cutoff and pass conventions of its reference cases.
 
 use super::search::{Path, Problem};
-use crate::bitboard::BitSet;
-use crate::game::{Color, Game};
 use crate::reversi::{Geometry, Move, Position, Size8};
+use engine_core::bitboard::BitSet;
+use engine_core::game::{Color, Game};
 
 /// The 8x8 board of this program.
 pub type Board8 = Position<Size8>;

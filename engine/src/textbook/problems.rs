@@ -4,7 +4,7 @@
 
 use super::search::{Path, Problem};
 use crate::eval::{Evaluator, SCORE_PER_DISC};
-use crate::game::{Color, Game};
+use engine_core::game::{Color, Game};
 
 /// Full-depth search with utility +1 when MAX wins, -1 when MAX loses, 0 for
 /// a draw (the Reversi Tiny handout, with MAX = dark).

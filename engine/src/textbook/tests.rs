@@ -3,9 +3,9 @@
 //! and the 4x4 game's perfect-play result.
 
 use super::*;
-use crate::agent::{Agent, Clock, RandomAgent};
-use crate::game::{Color, Game};
 use crate::reversi::{Position, Size4, Size6, Variant};
+use engine_core::agent::{Agent, Clock, RandomAgent};
+use engine_core::game::{Color, Game};
 
 fn tiny_start() -> Position<Size4> {
     Variant::Tiny4.start()

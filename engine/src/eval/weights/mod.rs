@@ -409,8 +409,8 @@ mod tests {
     use super::*;
     use crate::eval::Evaluator;
     use crate::eval::pattern::PatternEval;
-    use crate::game::Game;
     use crate::reversi::{Position, Size12};
+    use engine_core::game::Game;
 
     #[test]
     fn compiled_weights_fit_the_registry_and_say_what_made_them() {

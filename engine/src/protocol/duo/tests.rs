@@ -1,5 +1,5 @@
 use super::*;
-use crate::search::quick_end::forces_winning_end;
+use engine_core::search::quick_end::forces_winning_end;
 
 /// The start position (O to move) as input.txt text.
 fn start_input(times: &str) -> String {
@@ -172,7 +172,7 @@ fn play_in(name: &str, input: &str, playdata: Option<&[u8]>) -> (RunReport, DuoM
     }
     // The program plays on this thread; the process's clock would also
     // count the tests running beside it.
-    let timer = crate::cputime::CpuClock::Thread.timer();
+    let timer = engine_core::cputime::CpuClock::Thread.timer();
     let outcome = play(&dir, &ParamSettings::default()).unwrap();
     let spent = timer.elapsed();
     let out = std::fs::read_to_string(dir.join(OUTPUT_FILE)).unwrap();
@@ -230,7 +230,7 @@ fn one_ply_prefers_the_corner() {
 fn one_ply_pattern_play_beats_random_play() {
     // A positional evaluation beats uniformly random moves: the hand-set (or
     // tuned) duo12 weights must win clearly over 20 games, 10 per colour.
-    use crate::agent::RandomAgent;
+    use engine_core::agent::RandomAgent;
     let eval = PatternEval::<Board>::compiled(Variant::Duo12);
     let mut wins = 0;
     for game in 0..20u64 {
@@ -270,14 +270,14 @@ fn the_reserve_carries_the_clock_to_the_end_of_the_game() {
                 let used = match search_clock(own, per_move, empties) {
                     Some(clock) => {
                         assert!(clock <= own, "{clock} > {own}");
-                        let p = crate::search::SearchParams::DEFAULT;
-                        let ahead = crate::search::MovesAhead {
+                        let p = engine_core::search::SearchParams::DEFAULT;
+                        let ahead = engine_core::search::MovesAhead {
                             midgame: f64::from(empties.saturating_sub(SOLVE_EMPTIES)) / 2.0,
                             progress: 0.5,
                             final_progress: 1.0,
                             endgame: p.endgame_moves,
                         };
-                        let plan = crate::search::TimePlan::from_clock(clock, &ahead, &p);
+                        let plan = engine_core::search::TimePlan::from_clock(clock, &ahead, &p);
                         plan.hard + per_move
                     }
                     None => per_move,
@@ -336,7 +336,7 @@ fn the_program_as_o_never_plays_into_the_four_ply_blockade() {
 
 #[test]
 fn the_blockade_check_refuses_exactly_the_moves_that_lose_at_once() {
-    use crate::search::quick_end::safe_moves;
+    use engine_core::search::quick_end::safe_moves;
     let pos = blockade_line(2);
     let outcomes = Outcomes::wins(Some(Color::Black));
     let safe = safe_moves(&pos, 1, outcomes);

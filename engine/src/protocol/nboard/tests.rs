@@ -3,8 +3,8 @@
 //! exact hints against a plain solver, and determinism.
 
 use super::*;
-use crate::bitboard::BitSet;
 use crate::reversi::ggf::parse_move;
+use engine_core::bitboard::BitSet;
 
 /// The example session's game (the protocol description's "Example Session").
 const EXAMPLE_GAME: &str = "(;GM[Othello]PC[NBoard]DT[2014-02-21 20:52:27 GMT]PB[./mEdax]PW[chris]RE[?]TI[15:00]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5]W[F6]B[D3]W[C5]B[E6]W[F7]B[E7]W[F4];)";

@@ -79,7 +79,9 @@ pub fn pext_is_fast() -> bool {
 /// by name stay within the same copy. Inside each copy the type `Simd` names
 /// the [`Isa`](crate::bitboard::Isa) of that copy, for the kernels' `_with`
 /// forms. Call it through [`dispatch!`] or [`run_on!`].
-macro_rules! multiversion {
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __multiversion {
     ($(#[$attr:meta])* fn $name:ident $($rest:tt)*) => {
         #[allow(non_snake_case, dead_code)]
         mod $name {
@@ -117,7 +119,7 @@ macro_rules! multiversion {
         }
     };
 }
-pub(crate) use multiversion;
+pub use crate::__multiversion as multiversion;
 
 /// The name of the code path [`dispatch!`] runs on this CPU: `portable`,
 /// `avx2` or `avx512`.
@@ -135,7 +137,7 @@ pub const CODE_PATH_VARIABLE: &str = "ENGINE_CODE_PATH";
 
 /// One of the compiled copies of a [`multiversion!`] function.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
-pub(crate) enum CodePath {
+pub enum CodePath {
     /// Baseline x86-64 (or whatever the target is): runs anywhere.
     Portable,
     /// AVX2, BMI1/2, POPCNT and LZCNT: only where [`has_fast_path`] is true.
@@ -149,7 +151,7 @@ impl CodePath {
     /// The best copy for the running CPU, capped by the environment variable
     /// [`CODE_PATH_VARIABLE`] when it names a slower one (`portable`, `avx2`).
     #[inline]
-    pub(crate) fn best() -> CodePath {
+    pub fn best() -> CodePath {
         static BEST: std::sync::OnceLock<CodePath> = std::sync::OnceLock::new();
         *BEST.get_or_init(|| {
             let cap = match std::env::var(CODE_PATH_VARIABLE).as_deref() {
@@ -170,8 +172,7 @@ impl CodePath {
 
     /// Every copy the running CPU can execute, portable first (tests run
     /// each of them).
-    #[allow(dead_code)]
-    pub(crate) fn available() -> Vec<CodePath> {
+    pub fn available() -> Vec<CodePath> {
         let mut paths = vec![CodePath::Portable];
         if has_fast_path() {
             paths.push(CodePath::Fast);
@@ -186,7 +187,9 @@ impl CodePath {
 /// Calls the copy of a [`multiversion!`] function chosen by a [`CodePath`]
 /// expression. It must be one the CPU supports: asking for an unsupported
 /// copy panics.
-macro_rules! run_on {
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __run_on {
     ($path:expr, $name:ident :: < $($g:ty),* > ( $($arg:expr),* $(,)? )) => {{
         match $path {
             #[cfg(target_arch = "x86_64")]
@@ -205,14 +208,15 @@ macro_rules! run_on {
         }
     }};
 }
-pub(crate) use run_on;
+pub use crate::__run_on as run_on;
 
 /// Calls the best copy of a [`multiversion!`] function for this CPU.
 #[allow(unused_macros)]
-macro_rules! dispatch {
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __dispatch {
     ($name:ident :: < $($g:ty),* > ( $($arg:expr),* $(,)? )) => {
         $crate::cpu::run_on!($crate::cpu::CodePath::best(), $name::<$($g),*>($($arg),*))
     };
 }
-#[allow(unused_imports)]
-pub(crate) use dispatch;
+pub use crate::__dispatch as dispatch;

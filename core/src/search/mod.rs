@@ -4,8 +4,8 @@
 //!
 //! The search knows the [`Game`] trait, an [`Evaluator`] and the small
 //! extension traits of [`hooks`], and no game by name: each game implements
-//! the hooks beside its rules (Reversi's exact endgame solver in
-//! `crate::reversi`, Pente's threats in `crate::pente`). [`Engine`] puts it
+//! the hooks beside its rules (in its own crate: an exact endgame
+//! solver, a threat search). [`Engine`] puts it
 //! together as an [`Agent`] of any such game.
 
 pub mod control;
@@ -18,13 +18,12 @@ mod searcher;
 pub mod time;
 pub mod tt;
 
-#[cfg(test)]
-mod tests;
-
 pub use hooks::{SearchGame, Tactics};
 pub use objective::{Band, DECIDED, Objective, Outcomes};
 pub use params::{ParamSettings, SearchParams};
-pub use searcher::{CompiledSearch, INFINITY, Limits, MAX_DEPTH, SearchResult, Searcher, WIN, WIN_BOUND, won_in};
+pub use searcher::{
+    CompiledSearch, INFINITY, Limits, MAX_DEPTH, SearchResult, Searcher, WIN, WIN_BOUND, solve_plies, won_in,
+};
 pub use time::{MovesAhead, Overrun, TimePlan};
 
 use crate::agent::{Agent, Clock, Decision};

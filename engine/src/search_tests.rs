@@ -1,13 +1,13 @@
 //! Search tests: exact values against plain minimax, perfect play on 4x4,
 //! limits, time planning and legal answers.
 
-use super::*;
-use crate::agent::Clock;
-use crate::bitboard::BitSet;
-use crate::cputime::{CpuClock, CpuTimer};
 use crate::eval::{DiscDifference, Evaluator, PatternEval, SCORE_PER_DISC};
-use crate::game::{Color, Game};
-use crate::reversi::{Geometry, Move, Position, ReversiEngine, Size4, Size6, Size8, Size12, Variant, endgame, ffo};
+use crate::reversi::{Geometry, Move, Position, Size4, Size6, Size8, Size12, Variant, endgame, ffo, reversi_engine};
+use engine_core::agent::{Agent, Clock};
+use engine_core::bitboard::BitSet;
+use engine_core::cputime::{CpuClock, CpuTimer};
+use engine_core::game::{Color, Game};
+use engine_core::search::*;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::time::Duration;
@@ -444,7 +444,7 @@ fn a_forced_move_is_answered_at_once() {
         let pos = random_position::<Size6>(Variant::Othello6, rng.random_range(4..20), &mut rng);
         let moves = pos.legal_moves();
         if moves.len() == 1 && !pos.is_terminal() {
-            let mut engine = ReversiEngine::<Size6>::new(Variant::Othello6, EngineConfig::default()).unwrap();
+            let mut engine = reversi_engine::<Size6>(Variant::Othello6, EngineConfig::default()).unwrap();
             let d = engine.choose(&pos, &Clock { own_remaining: 100.0, opponent_remaining: 100.0 });
             assert_eq!((d.mv, d.nodes), (moves[0], 0));
             found = true;
@@ -456,7 +456,7 @@ fn a_forced_move_is_answered_at_once() {
 #[test]
 fn a_tiny_clock_answers_legally_and_at_once() {
     let mut rng = ChaCha8Rng::seed_from_u64(5);
-    let mut engine = ReversiEngine::<Size12>::new(Variant::Duo12, EngineConfig::default()).unwrap();
+    let mut engine = reversi_engine::<Size12>(Variant::Duo12, EngineConfig::default()).unwrap();
     for empties in [130, 100, 70, 40, 20, 8] {
         let pos = random_position::<Size12>(Variant::Duo12, empties, &mut rng);
         if pos.is_terminal() {
@@ -476,7 +476,7 @@ fn the_hard_limit_holds() {
     let pos =
         (0..).map(|_| random_position::<Size12>(Variant::Duo12, 90, &mut rng)).find(|p| !p.is_terminal()).unwrap();
     let config = EngineConfig { move_time: Some(0.05), ..EngineConfig::default() };
-    let mut engine = ReversiEngine::<Size12>::new(Variant::Duo12, config).unwrap();
+    let mut engine = reversi_engine::<Size12>(Variant::Duo12, config).unwrap();
     let timer = CpuTimer::start();
     let d = engine.choose(&pos, &Clock::UNLIMITED);
     let used = timer.elapsed().as_secs_f64();
@@ -485,7 +485,7 @@ fn the_hard_limit_holds() {
     assert!(d.depth.unwrap() >= 2);
     // The clock plan caps a generous per-move setting.
     let config = EngineConfig { move_time: Some(10.0), ..EngineConfig::default() };
-    let mut engine = ReversiEngine::<Size12>::new(Variant::Duo12, config).unwrap();
+    let mut engine = reversi_engine::<Size12>(Variant::Duo12, config).unwrap();
     let timer = CpuTimer::start();
     engine.choose(&pos, &Clock { own_remaining: 0.5, opponent_remaining: 0.5 });
     assert!(timer.elapsed().as_secs_f64() < 0.5 * 0.3);
@@ -495,7 +495,7 @@ fn the_hard_limit_holds() {
 fn whole_games_are_legal_on_every_board() {
     fn play<G: crate::reversi::CompiledGeometry>(variant: Variant) {
         let config = EngineConfig { depth: Some(3), ..EngineConfig::default() };
-        let mut engine = ReversiEngine::<G>::new(variant, config).unwrap();
+        let mut engine = reversi_engine::<G>(variant, config).unwrap();
         let mut pos: Position<G> = variant.start();
         while !pos.is_terminal() {
             let d = engine.choose(&pos, &Clock::UNLIMITED);
@@ -511,14 +511,15 @@ fn whole_games_are_legal_on_every_board() {
 
 #[test]
 fn the_engine_beats_random_play() {
-    use crate::agent::RandomAgent;
+    use engine_core::agent::RandomAgent;
     let config = EngineConfig { depth: Some(2), ..EngineConfig::default() };
-    let mut engine = ReversiEngine::<Size8>::new(Variant::Othello8, config).unwrap();
+    let mut engine = reversi_engine::<Size8>(Variant::Othello8, config).unwrap();
     let mut wins = 0;
     for seed in 0..6 {
         let mut random = RandomAgent::new(seed);
         let mut pos: Position<Size8> = Variant::Othello8.start();
-        let engine_color = if seed % 2 == 0 { crate::game::Color::Black } else { crate::game::Color::White };
+        let engine_color =
+            if seed % 2 == 0 { engine_core::game::Color::Black } else { engine_core::game::Color::White };
         while !pos.is_terminal() {
             let mv = if pos.to_move() == engine_color {
                 engine.choose(&pos, &Clock::UNLIMITED).mv
@@ -539,10 +540,10 @@ fn a_calibrated_faster_machine_solves_from_more_empties() {
     // Twice the speed buys what twice the time buys, and a little more
     // than the uncalibrated default; absurd calibrations are clamped.
     let p = &SearchParams::DEFAULT;
-    assert_eq!(searcher::solve_plies(1.0, Some(2.0), p), searcher::solve_plies(2.0, None, p));
-    assert!(searcher::solve_plies(1.0, Some(8.0), p) > searcher::solve_plies(1.0, None, p));
-    assert!(searcher::solve_plies(1.0, Some(0.1), p) < searcher::solve_plies(1.0, None, p));
-    assert_eq!(searcher::solve_plies(1.0, Some(1e9), p), searcher::solve_plies(1.0, Some(1e3), p));
+    assert_eq!(solve_plies(1.0, Some(2.0), p), solve_plies(2.0, None, p));
+    assert!(solve_plies(1.0, Some(8.0), p) > solve_plies(1.0, None, p));
+    assert!(solve_plies(1.0, Some(0.1), p) < solve_plies(1.0, None, p));
+    assert_eq!(solve_plies(1.0, Some(1e9), p), solve_plies(1.0, Some(1e3), p));
     let config = EngineConfig { nps_hint: Some(2.0 * REFERENCE_NPS), ..EngineConfig::default() };
     let start: Position<Size12> = Variant::Duo12.start();
     let clock = Clock { own_remaining: 300.0, opponent_remaining: 300.0 };
@@ -557,7 +558,7 @@ fn a_calibrated_faster_machine_solves_from_more_empties() {
 fn simulated_game(budget: f64) -> [Vec<(u32, f64, bool)>; 2] {
     let clocks = [CpuClock::simulated(Duration::from_millis(1)), CpuClock::simulated(Duration::from_millis(1))];
     let mut engines = clocks.clone().map(|clock| {
-        ReversiEngine::<Size8>::new(Variant::Othello8, EngineConfig { clock, ..EngineConfig::default() }).unwrap()
+        reversi_engine::<Size8>(Variant::Othello8, EngineConfig { clock, ..EngineConfig::default() }).unwrap()
     });
     let mut left = [budget; 2];
     let mut moves: [Vec<(u32, f64, bool)>; 2] = [Vec::new(), Vec::new()];

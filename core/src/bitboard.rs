@@ -285,7 +285,7 @@ pub trait Lanes: BitSet {
 /// The code path whose `cpu::multiversion!` copies compute with
 /// instruction set `I` (the copy a function generic on `I` should call).
 #[inline(always)]
-pub(crate) fn code_path_of<I: Isa>() -> crate::cpu::CodePath {
+pub fn code_path_of<I: Isa>() -> crate::cpu::CodePath {
     use std::any::TypeId;
     #[cfg(target_arch = "x86_64")]
     {
@@ -484,7 +484,7 @@ impl<const W: usize> FourSets for Four<W> {
 /// it: the `fast` (`avx512`) copy of a `cpu::multiversion!` function, which
 /// names it `Simd`.
 #[cfg(target_arch = "x86_64")]
-pub(crate) mod avx2 {
+pub mod avx2 {
     use super::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Bits, FourSets, Isa, Sub};
     use core::arch::x86_64::{
         __m256i, _mm_cvtsi128_si64, _mm_or_si128, _mm_unpackhi_epi64, _mm256_and_si256, _mm256_andnot_si256,
@@ -497,7 +497,7 @@ pub(crate) mod avx2 {
     /// used). A type-level marker with no values, so no code can hold a
     /// capability it was not compiled for.
     #[derive(Clone, Copy, Debug)]
-    pub(crate) enum Avx2 {}
+    pub enum Avx2 {}
 
     impl Isa for Avx2 {
         type Four<const W: usize> = FourAvx2<W, false>;
@@ -527,7 +527,7 @@ pub(crate) mod avx2 {
     /// three-input instructions. Only for the `avx512` copy of a
     /// `cpu::multiversion!` function.
     #[derive(Clone, Copy, Debug)]
-    pub(crate) enum Avx512 {}
+    pub enum Avx512 {}
 
     impl Isa for Avx512 {
         type Four<const W: usize> = FourAvx2<W, true>;
@@ -547,7 +547,7 @@ pub(crate) mod avx2 {
     /// Four [`Bits<W>`] side by side: register `k` holds word `k` of each
     /// lane. `FUNNEL` selects the AVX-512 VBMI2 funnel shifts.
     #[derive(Clone, Copy, Debug)]
-    pub(crate) struct FourAvx2<const W: usize, const FUNNEL: bool>([__m256i; W]);
+    pub struct FourAvx2<const W: usize, const FUNNEL: bool>([__m256i; W]);
 
     /// Runs an AVX2 intrinsic.
     macro_rules! avx2 {

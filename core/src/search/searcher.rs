@@ -96,7 +96,7 @@ const SPEED_RANGE: (f64, f64) = (0.25, 4.0);
 /// The plies the exact solver is expected to finish within `hard` seconds
 /// on a machine `speed` times as fast as the one the `solve.*` parameters
 /// were measured on.
-pub(super) fn solve_plies(hard: f64, speed: Option<f64>, p: &SearchParams) -> u32 {
+pub fn solve_plies(hard: f64, speed: Option<f64>, p: &SearchParams) -> u32 {
     let speed = speed.unwrap_or(1.0).clamp(SPEED_RANGE.0, SPEED_RANGE.1);
     let doublings = (hard * speed).max(1e-6).log2();
     (p.solve_plies + p.solve_plies_per_doubling * doublings).max(0.0) as u32
@@ -877,6 +877,33 @@ mod tests {
         for score in [0, 1234, -1234, WIN_BOUND - 1, -(WIN_BOUND - 1)] {
             assert_eq!(score_to_table(score, 9), score);
             assert_eq!(score_from_table(score, 9), score);
+        }
+    }
+
+    #[test]
+    fn the_search_knows_the_subtraction_game() {
+        // Bouton's theory: the player to move loses exactly when the pile
+        // is a multiple of four, and otherwise wins by leaving one.
+        use crate::game::Game;
+        use crate::testing::{Subtraction, Take};
+        let mut searcher: Searcher<Subtraction, DiscDifference> = Searcher::new(Box::new(DiscDifference), 1);
+        for pile in 1..=21u32 {
+            let r = searcher.search(
+                &Subtraction::new(pile),
+                &Limits { depth: Some(pile), search_forced: true, ..Limits::default() },
+            );
+            let score = r.score.expect("a searched position has a score");
+            if pile % 4 == 0 {
+                assert!(score <= -WIN_BOUND, "pile {pile}: {score}");
+            } else {
+                assert!(score >= WIN_BOUND, "pile {pile}: {score}");
+                assert_eq!(r.best, Take((pile % 4) as u8), "pile {pile}");
+                // The quickest win: the last stones at once when they can go.
+                if pile <= 3 {
+                    assert_eq!(score, won_in(1), "pile {pile}");
+                }
+            }
+            assert!(Subtraction::new(pile).legal_moves().contains(&r.best));
         }
     }
 }

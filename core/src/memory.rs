@@ -6,7 +6,7 @@
 
 /// The size of a transparent huge page on x86-64 Linux.
 #[cfg(target_os = "linux")]
-pub(crate) const HUGE_PAGE: usize = 2 << 20;
+pub const HUGE_PAGE: usize = 2 << 20;
 /// The size of a base page on x86-64 Linux.
 #[cfg(target_os = "linux")]
 const SMALL_PAGE: usize = 4 << 10;
@@ -16,13 +16,13 @@ const SMALL_PAGE: usize = 4 << 10;
 /// # Safety
 /// An implementing type must have no padding-sensitive invariants, no
 /// pointers and no drop glue: every value of it may be all zero bytes.
-pub(crate) unsafe trait Zeroable: Copy {}
+pub unsafe trait Zeroable: Copy {}
 
 // SAFETY: zero is an integer.
 unsafe impl Zeroable for i16 {}
 
 /// `len` values of `T`, zeroed, in pages of their own (see the module doc).
-pub(crate) struct PageArray<T: Zeroable> {
+pub struct PageArray<T: Zeroable> {
     ptr: std::ptr::NonNull<T>,
     len: usize,
 }
@@ -34,7 +34,7 @@ unsafe impl<T: Zeroable + Sync> Sync for PageArray<T> {}
 
 impl<T: Zeroable> PageArray<T> {
     /// `len` (at least one) zero values.
-    pub(crate) fn zeroed(len: usize) -> Self {
+    pub fn zeroed(len: usize) -> Self {
         assert!(len > 0 && size_of::<T>() > 0, "a page array holds at least one value of a sized type");
         let bytes = len.checked_mul(size_of::<T>()).expect("page array size overflows");
         PageArray { ptr: Self::map(bytes), len }
