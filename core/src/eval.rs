@@ -1,8 +1,10 @@
 //! Static evaluation: what a search calls at its horizon.
 //!
 //! Scores are from the side to move's point of view, in units where
-//! [`SCORE_PER_DISC`] is one point of final margin (a disc in Reversi), so
-//! evaluations and exact endgame scores compare directly. The games'
+//! [`SCORE_PER_POINT`] is one point of the game's final score (a disc of
+//! margin in Reversi), so evaluations and exact endgame scores compare
+//! directly. A game scored win/draw/loss has no margin: its evaluation
+//! picks its own scale, and the search scores its decided games apart. The games'
 //! evaluations implement [`Evaluator`] beside their rules.
 
 use crate::bitboard::Isa;
@@ -40,12 +42,12 @@ impl std::str::FromStr for Evaluation {
     }
 }
 
-/// Score units per disc of final margin.
-pub const SCORE_PER_DISC: i32 = 100;
+/// Score units per point of final score (a disc of margin in Reversi).
+pub const SCORE_PER_POINT: i32 = 100;
 
-/// A score in score units as discs.
-pub const fn discs(score: i32) -> f64 {
-    score as f64 / SCORE_PER_DISC as f64
+/// A score in score units as points of final score.
+pub const fn points(score: i32) -> f64 {
+    score as f64 / SCORE_PER_POINT as f64
 }
 
 /// A static evaluation of states of `G`.
@@ -62,7 +64,7 @@ pub trait Evaluator<G: Game>: Send + Sync {
     /// the search owns it.
     type Trail: Default + Send;
 
-    /// The value of `state` for the side to move, in [`SCORE_PER_DISC`] units.
+    /// The value of `state` for the side to move, in [`SCORE_PER_POINT`] units.
     fn evaluate(&self, state: &G) -> i32;
 
     /// Starts `trail` at `root`, forgetting what it held.
@@ -118,12 +120,12 @@ pub trait Evaluator<G: Game>: Send + Sync {
 /// The final score as if the game ended now: disc difference under the
 /// game's scoring. A null evaluation for solvers and tests.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct DiscDifference;
+pub struct FinalScore;
 
-impl<G: Game> Evaluator<G> for DiscDifference {
+impl<G: Game> Evaluator<G> for FinalScore {
     type Trail = ();
 
     fn evaluate(&self, state: &G) -> i32 {
-        state.final_score_for_mover() * SCORE_PER_DISC
+        state.final_score_for_mover() * SCORE_PER_POINT
     }
 }

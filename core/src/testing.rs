@@ -76,6 +76,7 @@ impl Game for Subtraction {
 
 impl SearchGame for Subtraction {
     const WIN_LOSS: bool = true;
+    type Params = crate::search::NoParams;
     type Expansion<I: Isa> = ();
 
     fn move_index(mv: Take) -> usize {

@@ -13,13 +13,14 @@ use crate::eval::{Evaluation, SCORE_PER_DISC, discs};
 use crate::pente::PentePosition;
 use crate::protocol::pente::parse_input;
 use crate::reversi::endgame::shallow_value;
+use crate::reversi::endgame_fit::EndgameFit;
 use crate::reversi::ffo::parse_obf;
 use crate::reversi::{Geometry, Position, Scoring, Size8, disc_char};
 use engine_core::agent::Agent;
 use engine_core::bitboard::Portable;
 use engine_core::game::Game;
 use engine_core::search::control::Control;
-use engine_core::search::probcut::{EndgameFit, ProbCutFit, confidence_for};
+use engine_core::search::probcut::{ProbCutFit, confidence_for};
 use engine_core::search::{
     Band, CompiledSearch, Engine, EngineConfig, INFINITY, Limits, Objective, ParamSettings, SearchGame, SearchResult,
     TimePlan,
@@ -54,7 +55,7 @@ pub struct EngineOptions {
     /// searches full width, `nboard` plays with the engine's default.
     #[arg(long, value_name = "PCT")]
     pub selectivity: Option<f64>,
-    /// A search parameter, NAME=VALUE (repeatable; see SearchParams::REGISTRY).
+    /// A search parameter, NAME=VALUE (repeatable; the core's or the game's, docs/src/engine/parameters.md).
     #[arg(long, value_name = "NAME=VALUE")]
     pub param: Vec<String>,
     /// What the search maximises: `discs` (the exact margin, as Edax

@@ -1,8 +1,10 @@
 //! Search tests: exact values against plain minimax, perfect play on 4x4,
 //! limits, time planning and legal answers.
 
-use crate::eval::{DiscDifference, Evaluator, PatternEval, SCORE_PER_DISC};
-use crate::reversi::{Geometry, Move, Position, Size4, Size6, Size8, Size12, Variant, endgame, ffo, reversi_engine};
+use crate::eval::{Evaluator, FinalScore, PatternEval, SCORE_PER_DISC};
+use crate::reversi::{
+    Geometry, Move, Position, ReversiParams, Size4, Size6, Size8, Size12, Variant, endgame, ffo, reversi_engine,
+};
 use engine_core::agent::{Agent, Clock};
 use engine_core::bitboard::BitSet;
 use engine_core::cputime::{CpuClock, CpuTimer};
@@ -33,8 +35,8 @@ fn random_position<G: Geometry>(variant: Variant, empties: u32, rng: &mut ChaCha
     pos
 }
 
-fn disc_searcher<G: Geometry>() -> Searcher<Position<G>, DiscDifference> {
-    Searcher::new(Box::new(DiscDifference), 1)
+fn disc_searcher<G: Geometry>() -> Searcher<Position<G>, FinalScore> {
+    Searcher::new(Box::new(FinalScore), 1)
 }
 
 #[test]
@@ -89,13 +91,13 @@ fn the_ladder_starts_only_with_enough_plies_to_go() {
     // `solve.ladder_plies`: with fewer plies to go the exact solve runs
     // alone (the same tree as with no ladder), with as many the selective
     // solves run first; the score is exact either way.
-    let ladder = SearchParams {
+    let ladder = SearchParams { solve_first_confidence: 0.0, ..SearchParams::DEFAULT };
+    let solver = ReversiParams {
         endgame_probcut_empties: 5.0,
         endgame_probcut_depth: 1.0,
         endgame_table_empties: 5.0,
         endgame_shallow_empties: 4.0,
-        solve_first_confidence: 0.0,
-        ..SearchParams::DEFAULT
+        ..ReversiParams::DEFAULT
     };
     let alone = SearchParams { solve_first_confidence: params::SOLVE_CONFIDENCES.len() as f64, ..ladder };
     let mut rng = ChaCha8Rng::seed_from_u64(37);
@@ -111,6 +113,7 @@ fn the_ladder_starts_only_with_enough_plies_to_go() {
         let solve = |params: SearchParams| {
             let mut s = Searcher::new(Box::new(PatternEval::<Size6>::compiled(Variant::Othello6)), 1);
             s.set_params(params);
+            s.set_game_params(solver);
             let r = s.search(&pos, &Limits { solve: true, ..Limits::default() });
             (r.score, r.nodes)
         };
@@ -130,14 +133,14 @@ fn selective_solves_cut_and_leave_the_exact_solve_exact() {
     // that their cuts go wrong; an exact solve on the same table after them
     // must not trust their entries, and the searcher's ladder of solves
     // must end at the minimax value.
-    let narrow = SearchParams {
+    let ladder = SearchParams { solve_first_confidence: 0.0, ..SearchParams::DEFAULT };
+    let narrow = ReversiParams {
         endgame_probcut_empties: 5.0,
         endgame_probcut_depth: 1.0,
         endgame_probcut_sigma: 0.01,
         endgame_table_empties: 5.0,
         endgame_shallow_empties: 4.0,
-        solve_first_confidence: 0.0,
-        ..SearchParams::DEFAULT
+        ..ReversiParams::DEFAULT
     };
     let eval = PatternEval::<Size6>::compiled(Variant::Othello6);
     let mut rng = ChaCha8Rng::seed_from_u64(31);
@@ -161,7 +164,8 @@ fn selective_solves_cut_and_leave_the_exact_solve_exact() {
             assert!(v.clamp(lo, hi) == exact.clamp(lo, hi), "{v} vs {exact} in ({lo}, {hi}) after selective solves");
         }
         let mut s = Searcher::new(Box::new(PatternEval::<Size6>::compiled(Variant::Othello6)), 1);
-        s.set_params(narrow);
+        s.set_params(ladder);
+        s.set_game_params(narrow);
         let r = s.search(&pos, &Limits { solve: true, ..Limits::default() });
         assert!(r.exact);
         assert_eq!(r.score, Some(exact));
@@ -181,7 +185,7 @@ fn check_solver_windows<G: Geometry>(
     let exact = exact * SCORE_PER_DISC;
     for &(a, b) in windows {
         let (lo, hi) = (a * SCORE_PER_DISC, b * SCORE_PER_DISC);
-        let v = endgame::solve_window(ctx, &DiscDifference, &SearchParams::DEFAULT, pos, lo, hi);
+        let v = endgame::solve_window(ctx, &FinalScore, &ReversiParams::DEFAULT, pos, lo, hi);
         assert!(v > lo || exact <= v, "fail low must bound from above: {v} vs {exact} in ({a}, {b})");
         assert!(v < hi || exact >= v, "fail high must bound from below: {v} vs {exact} in ({a}, {b})");
         if v > lo && v < hi {
@@ -276,7 +280,7 @@ fn the_solver_reads_its_registry_settings_and_stays_exact() {
     // ordering by searches of 1, 3 and 5 plies, the stable-disc ceiling at
     // any alpha), and the shallow walk alone: the same exact values by
     // other trees.
-    let mut everywhere = SearchParams::DEFAULT;
+    let mut everywhere = ReversiParams::DEFAULT;
     for name in [
         "shallow_empties",
         "stability_empties",
@@ -290,14 +294,14 @@ fn the_solver_reads_its_registry_settings_and_stays_exact() {
     }
     everywhere.set("endgame.stability_alpha_per_empty", -64.0).unwrap();
     everywhere.set("endgame.sort_step", 4.0).unwrap();
-    let mut walk = SearchParams::DEFAULT;
+    let mut walk = ReversiParams::DEFAULT;
     walk.set("endgame.shallow_empties", 20.0).unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(11);
     let mut nodes = [0u64; 3];
     for _ in 0..12 {
         let pos = random_position::<Size6>(Variant::Othello6, 10, &mut rng);
         let exact = minimax(&pos);
-        for (k, params) in [SearchParams::DEFAULT, everywhere, walk].iter().enumerate() {
+        for (k, params) in [ReversiParams::DEFAULT, everywhere, walk].iter().enumerate() {
             let mut ctx = control::SearchContext::new(1, 1);
             let v = endgame::solve_window(
                 &mut ctx,
@@ -705,7 +709,7 @@ fn outcome_negamax<G: Geometry>(pos: &Position<G>, depth: u32, outcomes: Outcome
         return outcomes.final_score(pos.final_score_for_mover(), mover);
     }
     if depth == 0 {
-        return DiscDifference.evaluate(pos);
+        return FinalScore.evaluate(pos);
     }
     moves.iter().map(|&mv| -outcome_negamax(&pos.result(mv), depth - 1, outcomes)).max().unwrap()
 }

@@ -7,7 +7,7 @@
 //! - `engine[:KEY=VALUE,...]` with keys `depth`, `nodes`, `movetime`
 //!   (CPU seconds per move), `tc` (CPU seconds per game), `tt` (MiB),
 //!   `weights` (a file the tuner wrote), `nps` (calibrated nodes per second),
-//!   `eval` (`pattern` or `classic`) and any search parameter of `engine_core::search::SearchParams::REGISTRY`
+//!   `eval` (`pattern` or `classic`) and any search parameter of the core or the game (docs/src/engine/parameters.md)
 //!   (`time.hard_factor=2.5`); in-process engines plan on their thread's
 //!   CPU time, which is what they are charged;
 //! - `classic[:KEY=VALUE,...]`: the same engine searching with the classic
@@ -27,7 +27,7 @@ use engine::eval::Evaluation;
 use engine_core::agent::{Agent, Clock};
 use engine_core::cputime::{CpuClock, thread_cpu_time};
 use engine_core::game::Game;
-use engine_core::search::{EngineConfig, SearchParams};
+use engine_core::search::EngineConfig;
 use std::fmt;
 use std::path::PathBuf;
 use std::str::FromStr;
@@ -128,7 +128,9 @@ impl FromStr for PlayerSpec {
                         "nps" => config.nps_hint = Some(parse_number(key, value)?),
                         "eval" => config.evaluation = value.parse().map_err(|e| format!("{e} in `{text}`"))?,
                         "objective" => config.objective = value.parse().map_err(|e| format!("{e} in `{text}`"))?,
-                        _ if SearchParams::knows(key) => {
+                        // A search parameter: the core's are checked here, a
+                        // game's when the player is built for it.
+                        _ if key.contains('.') => {
                             config
                                 .params
                                 .set(key, parse_number(key, value)?)
@@ -304,7 +306,7 @@ mod tests {
         assert_eq!(config.evaluation, Evaluation::Classic);
         let p: PlayerSpec = "engine:time.hard_factor=2.5,depth=3".parse().unwrap();
         let PlayerKind::Engine(c) = &p.kind else { panic!() };
-        assert_eq!((c.params.over(SearchParams::DEFAULT).hard_factor, c.depth), (2.5, Some(3)));
+        assert_eq!((c.params.over(engine_core::search::SearchParams::DEFAULT).hard_factor, c.depth), (2.5, Some(3)));
         let n: PlayerSpec = "nboard:./edax -n 1;depth=6;tc=30".parse().unwrap();
         let PlayerKind::NBoard(s) = &n.kind else { panic!() };
         assert_eq!(

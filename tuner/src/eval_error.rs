@@ -248,7 +248,7 @@ pub fn reference_engine<G: Geometry>(
 mod tests {
     use super::*;
     use crate::testdata::{negamax, tiny_positions};
-    use engine::eval::DiscDifference;
+    use engine::eval::FinalScore;
     use engine::reversi::Size4;
 
     #[test]
@@ -262,7 +262,7 @@ mod tests {
         }
         // Against the disc count as it stands, by hand.
         let registry = Registry::of(variant);
-        let phases = errors(&DiscDifference, &scored, variant);
+        let phases = errors(&FinalScore, &scored, variant);
         assert_eq!(phases.iter().map(|p| p.positions).sum::<usize>(), scored.len());
         for p in &phases {
             let in_phase: Vec<&Scored<Size4>> = scored
@@ -270,7 +270,7 @@ mod tests {
                 .filter(|s| registry.phase_of(16 - s.position.empty_count() as usize) == p.phase)
                 .collect();
             let diffs: Vec<f64> =
-                in_phase.iter().map(|s| discs(DiscDifference.evaluate(&s.position)) - s.reference).collect();
+                in_phase.iter().map(|s| discs(FinalScore.evaluate(&s.position)) - s.reference).collect();
             let n = diffs.len() as f64;
             assert!((p.mae - diffs.iter().map(|d| d.abs()).sum::<f64>() / n).abs() < 1e-9);
             assert!((p.bias - diffs.iter().sum::<f64>() / n).abs() < 1e-9);
@@ -370,7 +370,7 @@ mod tests {
         type Trail = ();
 
         fn evaluate(&self, state: &Position<Size4>) -> i32 {
-            2 * DiscDifference.evaluate(state)
+            2 * FinalScore.evaluate(state)
         }
     }
 }

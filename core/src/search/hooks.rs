@@ -6,7 +6,7 @@
 //! endgame solver and no tactics, Pente with tactics and no solver.
 
 use super::control::SearchContext;
-use super::params::SearchParams;
+use super::params::{ParamRegistry, SearchParams};
 use crate::bitboard::Isa;
 use crate::cputime::CpuClock;
 use crate::eval::Evaluator;
@@ -107,6 +107,15 @@ pub trait SearchGame: Game {
     /// otherwise (the registry's defaults unless the game's plan differs).
     const PARAMS: SearchParams = SearchParams::DEFAULT;
 
+    /// The game's own registered parameters (its solver's settings, say;
+    /// [`super::params::NoParams`] when it has none), set by name like the
+    /// core's.
+    type Params: ParamRegistry;
+
+    /// The values of [`SearchGame::Params`] this game plays with unless
+    /// told otherwise.
+    const GAME_PARAMS: Self::Params = <Self::Params as ParamRegistry>::DEFAULT;
+
     /// Moves searched at a node with `depth` plies left that is not forced,
     /// best-ordered first: all of them unless the game prunes the tail.
     fn search_width(_depth: u32) -> usize {
@@ -139,11 +148,11 @@ pub trait SearchGame: Game {
     }
 
     /// True when a shallow search may stand in for a deep one at this node
-    /// under `params` (Multi-ProbCut). Reversi: unless the side to move holds
-    /// less than `mpc.min_disc_share` of the discs. Games without such a
-    /// rule allow it everywhere.
+    /// under the game's `params` (Multi-ProbCut). Reversi: unless the side
+    /// to move holds less than `mpc.min_disc_share` of the discs. Games
+    /// without such a rule allow it everywhere.
     #[inline(always)]
-    fn probcut_safe(&self, _params: &SearchParams) -> bool {
+    fn probcut_safe(&self, _params: &Self::Params) -> bool {
         true
     }
 
@@ -169,7 +178,7 @@ pub trait SearchGame: Game {
         &self,
         _ctx: &mut SearchContext,
         _eval: &E,
-        _params: &SearchParams,
+        _params: &Self::Params,
         _alpha: i32,
         _beta: i32,
     ) -> Option<i32> {

@@ -20,7 +20,7 @@ pub mod tt;
 
 pub use hooks::{SearchGame, Tactics};
 pub use objective::{Band, DECIDED, Objective, Outcomes};
-pub use params::{ParamSettings, SearchParams};
+pub use params::{NoParams, ParamRegistry, ParamSettings, SearchParams};
 pub use searcher::{
     CompiledSearch, INFINITY, Limits, MAX_DEPTH, SearchResult, Searcher, WIN, WIN_BOUND, solve_plies, won_in,
 };
@@ -115,6 +115,13 @@ impl EngineConfig {
         Outcomes { objective: self.objective, tie_winner }
     }
 
+    /// An error naming the first parameter setting that neither the core
+    /// nor game `G` registers, or that is out of its range: whoever builds
+    /// an engine from user input checks it before it plays.
+    pub fn check<G: SearchGame>(&self) -> Result<(), String> {
+        self.params.check::<G::Params>()
+    }
+
     /// The transposition table size to allocate, in MiB.
     pub fn table_mb(&self) -> usize {
         if self.tt_mb == 0 { DEFAULT_TT_MB } else { self.tt_mb }
@@ -161,6 +168,7 @@ impl<G: SearchGame, E: Evaluator<G>> Engine<G, E> {
         let mut searcher = Searcher::new(eval, config.table_mb());
         searcher.set_clock(config.clock.clone());
         searcher.set_params(config.params.over(G::PARAMS));
+        searcher.set_game_params(config.params.over(G::GAME_PARAMS));
         Engine { name, config, searcher, overrun: Overrun::default() }
     }
 

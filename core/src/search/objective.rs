@@ -14,7 +14,7 @@
 //! Games scored win/draw/loss alone ([`super::SearchGame::WIN_LOSS`],
 //! Pente) value a win by how soon it comes and ignore the objective.
 
-use crate::eval::SCORE_PER_DISC;
+use crate::eval::SCORE_PER_POINT;
 use crate::game::Color;
 use std::fmt;
 use std::str::FromStr;
@@ -26,16 +26,13 @@ use std::str::FromStr;
 /// win/draw/loss games.
 pub const DECIDED: i32 = 200_000;
 
-/// Score units per unit of a game's final margin (one disc in Reversi).
-const PER_MARGIN: i32 = SCORE_PER_DISC;
-
 /// What the search maximises.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Objective {
     /// Winning: proven wins above every evaluation, proven losses below it.
     #[default]
     Wins,
-    /// The final margin (discs): a finished game scores as the evaluation
+    /// The final margin (points of final score; discs in Reversi): a finished game scores as the evaluation
     /// would predict it.
     Margin,
 }
@@ -81,16 +78,16 @@ impl Outcomes {
     }
 
     /// The score of a finished game whose final margin for `mover`, the
-    /// side to move, is `margin` (in the game's units: discs).
+    /// side to move, is `margin` (in the game's points: discs in Reversi).
     #[inline(always)]
     pub const fn final_score(self, margin: i32, mover: Color) -> i32 {
         match self.objective {
-            Objective::Margin => margin * PER_MARGIN,
+            Objective::Margin => margin * SCORE_PER_POINT,
             Objective::Wins => {
                 if margin > 0 {
-                    DECIDED + margin * PER_MARGIN
+                    DECIDED + margin * SCORE_PER_POINT
                 } else if margin < 0 {
-                    -DECIDED + margin * PER_MARGIN
+                    -DECIDED + margin * SCORE_PER_POINT
                 } else {
                     self.level_score(mover)
                 }
@@ -117,22 +114,22 @@ impl Outcomes {
     /// increasing in the margin.
     pub const fn margin_window(self, alpha: i32, beta: i32, mover: Color) -> (i32, i32) {
         match self.objective {
-            Objective::Margin => (alpha.div_euclid(PER_MARGIN), ceil_div(beta, PER_MARGIN)),
+            Objective::Margin => (alpha.div_euclid(SCORE_PER_POINT), ceil_div(beta, SCORE_PER_POINT)),
             Objective::Wins => {
                 let level = self.level_score(mover);
-                let lo = if alpha >= DECIDED + PER_MARGIN {
-                    (alpha - DECIDED).div_euclid(PER_MARGIN)
+                let lo = if alpha >= DECIDED + SCORE_PER_POINT {
+                    (alpha - DECIDED).div_euclid(SCORE_PER_POINT)
                 } else if alpha >= level {
                     0
                 } else {
-                    min(-1, (alpha + DECIDED).div_euclid(PER_MARGIN))
+                    min(-1, (alpha + DECIDED).div_euclid(SCORE_PER_POINT))
                 };
-                let hi = if beta <= -DECIDED - PER_MARGIN {
-                    ceil_div(beta + DECIDED, PER_MARGIN)
+                let hi = if beta <= -DECIDED - SCORE_PER_POINT {
+                    ceil_div(beta + DECIDED, SCORE_PER_POINT)
                 } else if beta <= level {
                     0
                 } else {
-                    max(1, ceil_div(beta - DECIDED, PER_MARGIN))
+                    max(1, ceil_div(beta - DECIDED, SCORE_PER_POINT))
                 };
                 (lo, hi)
             }
@@ -182,9 +179,9 @@ impl Band {
     /// The band of `score` under [`Objective::Wins`].
     pub const fn of(score: i32) -> Band {
         if score >= DECIDED {
-            Band::Won((score - DECIDED) / PER_MARGIN)
+            Band::Won((score - DECIDED) / SCORE_PER_POINT)
         } else if score <= -DECIDED {
-            Band::Lost((-score - DECIDED) / PER_MARGIN)
+            Band::Lost((-score - DECIDED) / SCORE_PER_POINT)
         } else {
             Band::Unproven(score)
         }
@@ -192,25 +189,26 @@ impl Band {
 }
 
 impl Band {
-    /// The score in discs (score units of [`SCORE_PER_DISC`]): a proven
-    /// result as its margin, for displays that show discs (NBoard).
-    pub fn discs(score: i32) -> f64 {
+    /// The score in points of final score ([`SCORE_PER_POINT`] score
+    /// units; discs in Reversi): a proven result as its margin, for
+    /// displays that show discs (NBoard).
+    pub fn points(score: i32) -> f64 {
         match Band::of(score) {
             Band::Won(m) => f64::from(m),
             Band::Lost(m) => -f64::from(m),
-            Band::Unproven(s) => f64::from(s) / f64::from(PER_MARGIN),
+            Band::Unproven(s) => f64::from(s) / f64::from(SCORE_PER_POINT),
         }
     }
 }
 
 impl fmt::Display for Band {
     /// `W+3` (won by 3), `L-1` (lost by 1), `W+0`/`L-0` (a level score
-    /// decided by the tie rule), or the score in discs with two decimals.
+    /// decided by the tie rule), or the score in points with two decimals.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
             Band::Won(m) => write!(f, "W+{m}"),
             Band::Lost(m) => write!(f, "L-{m}"),
-            Band::Unproven(s) => write!(f, "{:+.2}", f64::from(s) / f64::from(PER_MARGIN)),
+            Band::Unproven(s) => write!(f, "{:+.2}", f64::from(s) / f64::from(SCORE_PER_POINT)),
         }
     }
 }
@@ -237,11 +235,11 @@ mod tests {
             wins.final_score(-1, Color::Black),
         );
         // Every unproven score a 12x12 evaluation can give lies between.
-        let unproven = 145 * SCORE_PER_DISC;
+        let unproven = 145 * SCORE_PER_POINT;
         assert!(won_by_1 > level_won && level_won > unproven);
         assert!(-unproven > level_lost && level_lost > lost_by_1);
         assert_eq!(Outcomes::wins(None).final_score(0, Color::White), 0);
-        assert_eq!(Outcomes::MARGIN.final_score(-1, Color::White), -SCORE_PER_DISC);
+        assert_eq!(Outcomes::MARGIN.final_score(-1, Color::White), -SCORE_PER_POINT);
         assert_eq!(Band::of(won_by_1), Band::Won(1));
         assert_eq!(Band::of(lost_by_1).to_string(), "L-1");
         assert_eq!(Band::of(level_won).to_string(), "W+0");

@@ -2,6 +2,12 @@
 //! and a range, and can be set by name (`selfplay`'s `engine:NAME=VALUE`,
 //! the competition programs' `--param NAME=VALUE`), so a change can be
 //! matched against the default without a rebuild.
+//!
+//! The core's own parameters are [`SearchParams`]; a game registers its
+//! own (an exact solver's settings, say) in a struct of the same kind made
+//! by [`param_registry!`](crate::param_registry) and named by
+//! [`super::SearchGame::Params`]. One set of [`ParamSettings`] applies to
+//! both.
 
 /// One registered parameter.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -24,23 +30,75 @@ pub struct ParamInfo {
 /// `solve.first_confidence` picks where a solve starts on it.
 pub const SOLVE_CONFIDENCES: [u8; 5] = [11, 15, 20, 26, 33];
 
-macro_rules! registry {
-    ($( $(#[doc = $doc:literal])+ $field:ident = $name:literal, $default:expr, $min:expr, $max:expr; )*) => {
-        /// Values of every registered parameter.
+/// A struct of registered parameters: every field an `f64` with a name, a
+/// default, a range and a meaning ([`param_registry!`](crate::param_registry)
+/// makes one).
+pub trait ParamRegistry: Copy + std::fmt::Debug + PartialEq + Send + Sync + 'static {
+    /// Every parameter at its default.
+    const DEFAULT: Self;
+    /// Every parameter: name, default, range and meaning.
+    const REGISTRY: &'static [ParamInfo];
+
+    /// The field of parameter `name`, if it is one of these.
+    fn slot(&mut self, name: &str) -> Option<&mut f64>;
+
+    /// True when `name` is one of these parameters.
+    fn knows(name: &str) -> bool {
+        Self::REGISTRY.iter().any(|p| p.name == name)
+    }
+
+    /// Sets parameter `name` to `value`; an error names what was expected.
+    fn set(&mut self, name: &str, value: f64) -> Result<(), String> {
+        let info = Self::REGISTRY.iter().find(|p| p.name == name).ok_or_else(|| unknown(name))?;
+        check_range(info, value)?;
+        *self.slot(name).expect("registered names have slots") = value;
+        Ok(())
+    }
+
+    /// The value of parameter `name`.
+    fn get(&self, name: &str) -> Option<f64> {
+        let mut copy = *self;
+        copy.slot(name).map(|v| *v)
+    }
+}
+
+/// The error of a name no registry knows.
+fn unknown(name: &str) -> String {
+    format!("unknown parameter `{name}`: see docs/src/engine/parameters.md")
+}
+
+/// An error unless `value` is a number within `info`'s range.
+fn check_range(info: &ParamInfo, value: f64) -> Result<(), String> {
+    if value.is_finite() && (info.min..=info.max).contains(&value) {
+        Ok(())
+    } else {
+        Err(format!("`{}={value}`: expected a number from {} to {}", info.name, info.min, info.max))
+    }
+}
+
+/// Declares a struct of registered parameters and its [`ParamRegistry`]:
+/// one line per field, `/// meaning` then `field = "group.name", default,
+/// min, max;`.
+#[macro_export]
+macro_rules! param_registry {
+    ($(#[$meta:meta])* $vis:vis struct $Name:ident {
+        $( $(#[doc = $doc:literal])+ $field:ident = $name:literal, $default:expr, $min:expr, $max:expr; )*
+    }) => {
+        $(#[$meta])*
         #[derive(Clone, Copy, Debug, PartialEq)]
-        pub struct SearchParams {
+        $vis struct $Name {
             $( $(#[doc = $doc])+ pub $field: f64, )*
         }
 
-        impl SearchParams {
-            /// Every parameter at its default.
-            pub const DEFAULT: SearchParams = SearchParams { $( $field: $default, )* };
-
-            /// Every parameter: name, default, range and meaning.
-            pub const REGISTRY: &'static [ParamInfo] = &[
-                $( ParamInfo { name: $name, default: $default, min: $min, max: $max, doc: concat!($($doc),+).trim_ascii() }, )*
+        impl $crate::search::params::ParamRegistry for $Name {
+            const DEFAULT: Self = $Name { $( $field: $default, )* };
+            const REGISTRY: &'static [$crate::search::params::ParamInfo] = &[
+                $( $crate::search::params::ParamInfo {
+                    name: $name, default: $default, min: $min, max: $max, doc: concat!($($doc),+).trim_ascii(),
+                }, )*
             ];
 
+            #[allow(unused_variables)]
             fn slot(&mut self, name: &str) -> Option<&mut f64> {
                 match name {
                     $( $name => Some(&mut self.$field), )*
@@ -48,10 +106,23 @@ macro_rules! registry {
                 }
             }
         }
+
+        impl Default for $Name {
+            fn default() -> Self {
+                <$Name as $crate::search::params::ParamRegistry>::DEFAULT
+            }
+        }
     };
 }
 
-registry! {
+crate::param_registry! {
+    /// A game's parameters when it has none of its own.
+    pub struct NoParams {}
+}
+
+crate::param_registry! {
+    /// Values of every parameter of the core's search and time plan.
+    pub struct SearchParams {
     /// Fraction of the remaining clock never planned for.
     safety = "time.safety", 0.06, 0.0, 0.5;
     /// Own moves added to the moves a plan expects, so it never counts on
@@ -104,7 +175,7 @@ registry! {
     /// (a large value keeps `time.overrun` fixed).
     overrun_moves = "time.overrun_moves", 4.0, 0.0, 1000.0;
     /// Half-width of the first aspiration window, in discs (score units
-    /// of `SCORE_PER_DISC`)...
+    /// of `SCORE_PER_POINT`)...
     aspiration = "search.aspiration", 0.5, 0.01, 64.0;
     /// ...used by iterations from this depth on.
     aspiration_depth = "search.aspiration_depth", 4.0, 1.0, 128.0;
@@ -135,12 +206,6 @@ registry! {
     /// Share of the move's target the game's own forced-win search may use
     /// at the root.
     forced_win_share = "search.forced_win_share", 0.25, 0.0, 1.0;
-    /// Players that answer with less depth than this many plies plus one
-    /// (a tiny clock, the one-ply answer) refuse a move after which the
-    /// opponent can force the game to end with its win within this many
-    /// plies, when a move without that exists (Duo-Othello's opening
-    /// blockades; 0: no check).
-    blockade_plies = "search.blockade_plies", 3.0, 0.0, 8.0;
     /// The exact solve from the root is tried with this many plies to go
     /// when one CPU second is left for it (measured: 12x12 Reversi
     /// positions with 16-18 empties solve in 0.1-5 s, 8x8 ones with 20 in
@@ -174,117 +239,48 @@ registry! {
     mpc_sigma = "mpc.sigma", 2.0, 0.01, 64.0;
     /// ...plus this many discs per ply between the two depths.
     mpc_sigma_per_ply = "mpc.sigma_per_ply", 0.0, 0.0, 16.0;
-    /// Nodes whose side to move holds less than this share of the discs
-    /// are never cut (0: all may be): a shallow search does not see the
-    /// wipeouts that lie a few plies ahead of them, and the evaluation
-    /// misjudges such lopsided positions (book: engine/selectivity.md).
-    mpc_min_disc_share = "mpc.min_disc_share", 0.0, 0.0, 0.5;
-    /// The exact solver walks the empty cells in parity order, with no move
-    /// generation and no table, at most this many empties from the end (the
-    /// last two always take their own shortcut).
-    endgame_shallow_empties = "endgame.shallow_empties", 6.0, 0.0, 20.0;
-    /// The exact solver tries the stable-disc ceiling (a cut when the
-    /// opponent's stable discs hold the score at or below alpha) at nodes
-    /// with at least this many empties.
-    endgame_stability_empties = "endgame.stability_empties", 7.0, 0.0, 64.0;
-    /// ...when alpha is at least this many discs per empty cell (a ceiling
-    /// seldom cuts a low alpha, and the stable discs cost a few hundred
-    /// instructions; the lowest value, the default, never skips it).
-    endgame_stability_alpha_per_empty = "endgame.stability_alpha_per_empty", -64.0, -64.0, 64.0;
-    /// The exact solver uses the transposition table from this many
-    /// empties on...
-    endgame_table_empties = "endgame.table_empties", 9.0, 0.0, 64.0;
-    /// ...and first looks up every child there from this many (enhanced
-    /// transposition cut-off).
-    endgame_etc_empties = "endgame.etc_empties", 15.0, 0.0, 64.0;
-    /// Solver move ordering (fastest first): weight of one opponent reply...
-    endgame_reply_weight = "endgame.reply_weight", 64.0, 0.0, 1000.0;
-    /// ...of one empty cell next to the opponent's discs (a reply to come)...
-    endgame_potential_weight = "endgame.potential_weight", 4.0, 0.0, 1000.0;
-    /// ...of the mobility kept after the opponent's best reply, looked at
-    /// from this many empties on...
-    endgame_lookahead_weight = "endgame.lookahead_weight", 32.0, 0.0, 1000.0;
-    /// ...(the two-ply look-ahead's threshold)...
-    endgame_lookahead_empties = "endgame.lookahead_empties", 14.0, 0.0, 64.0;
-    /// ...of one disc of the evaluation of the child, used from this many
-    /// empties on (far from the end mobility alone misjudges many moves)...
-    endgame_eval_disc_weight = "endgame.eval_disc_weight", 32.0, 0.0, 1000.0;
-    /// ...(the evaluation's threshold)...
-    endgame_eval_order_empties = "endgame.eval_order_empties", 16.0, 0.0, 64.0;
-    /// ...where from this many empties on the child's value is a search
-    /// of the evaluation (alpha-beta, full window) instead of its static
-    /// value...
-    endgame_sort_empties = "endgame.sort_empties", 64.0, 0.0, 64.0;
-    /// ...this many plies deep there...
-    endgame_sort_depth = "endgame.sort_depth", 1.0, 1.0, 8.0;
-    /// ...and two plies deeper every this many empties more (64: never;
-    /// two, as the depth's parity changes how the evaluation judges)...
-    endgame_sort_step = "endgame.sort_step", 64.0, 1.0, 64.0;
-    /// ...and the bonus of a move into a region with an odd number of empties.
-    endgame_parity_bonus = "endgame.parity_bonus", 8.0, 0.0, 1000.0;
-    /// A selective solve (see `solve.first_confidence`) tries ProbCut at
-    /// null-window nodes with at least this many empties...
-    endgame_probcut_empties = "endgame.probcut_empties", 12.0, 3.0, 128.0;
-    /// ...with a search of the evaluation this many plies deep...
-    endgame_probcut_depth = "endgame.probcut_depth", 2.0, 0.0, 8.0;
-    /// ...whose score, times this scale...
-    endgame_probcut_scale = "endgame.probcut_scale", 1.0, 0.01, 100.0;
-    /// ...plus this many discs, predicts the exact score...
-    endgame_probcut_offset = "endgame.probcut_offset", 0.0, -64.0, 64.0;
-    /// ...with an error of this standard deviation, in discs...
-    endgame_probcut_sigma = "endgame.probcut_sigma", 4.0, 0.01, 64.0;
-    /// ...plus this many discs per empty cell (`analyze --fit-endgame`).
-    endgame_probcut_sigma_per_empty = "endgame.probcut_sigma_per_empty", 0.0, 0.0, 16.0;
-}
-
-impl Default for SearchParams {
-    fn default() -> Self {
-        SearchParams::DEFAULT
     }
 }
 
 impl SearchParams {
-    /// True when `name` is a registered parameter.
-    pub fn knows(name: &str) -> bool {
-        SearchParams::REGISTRY.iter().any(|p| p.name == name)
-    }
-
-    /// Sets parameter `name` to `value`; an error names what was expected.
-    pub fn set(&mut self, name: &str, value: f64) -> Result<(), String> {
-        let info = SearchParams::REGISTRY.iter().find(|p| p.name == name).ok_or_else(|| {
-            format!("unknown parameter `{name}`: see `SearchParams::REGISTRY` (docs/src/engine/parameters.md)")
-        })?;
-        if !(value.is_finite() && (info.min..=info.max).contains(&value)) {
-            return Err(format!("`{name}={value}`: expected a number from {} to {}", info.min, info.max));
-        }
-        *self.slot(name).expect("registered names have slots") = value;
-        Ok(())
-    }
-
-    /// The value of parameter `name`.
-    pub fn get(&self, name: &str) -> Option<f64> {
-        self.clone().slot(name).map(|v| *v)
-    }
+    /// Every parameter at its default.
+    pub const DEFAULT: SearchParams = <SearchParams as ParamRegistry>::DEFAULT;
 }
 
 /// Parameters set by name (a program's `--param NAME=VALUE`, a `selfplay`
 /// player's `NAME=VALUE`), kept apart from the defaults they change: each
-/// game has its own defaults ([`super::SearchGame::PARAMS`]) and the
-/// settings apply over them ([`ParamSettings::over`]).
+/// game has its own defaults ([`super::SearchGame::PARAMS`] and
+/// [`super::SearchGame::GAME_PARAMS`]) and the settings apply over them
+/// ([`ParamSettings::over`]).
+///
+/// A name of the core's registry is checked when it is set; any other
+/// `group.name` is taken as a game's parameter and checked against that
+/// game's registry by [`ParamSettings::check`], which whoever builds a
+/// player of a game calls before it plays.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ParamSettings {
-    set: Vec<(&'static str, f64)>,
+    set: Vec<(String, f64)>,
+}
+
+/// True when `name` has the form of a registry name: `group.name`, lower
+/// case letters, digits and underscores.
+fn well_formed(name: &str) -> bool {
+    let part = |p: &str| !p.is_empty() && p.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
+    name.split_once('.').is_some_and(|(group, rest)| part(group) && part(rest))
 }
 
 impl ParamSettings {
     /// Sets parameter `name` to `value` (a later setting of the same name
     /// wins); an error names what was expected.
     pub fn set(&mut self, name: &str, value: f64) -> Result<(), String> {
-        let mut check = SearchParams::DEFAULT;
-        check.set(name, value)?;
-        let name = SearchParams::REGISTRY.iter().find(|p| p.name == name).expect("set checked the name").name;
-        self.set.retain(|(n, _)| *n != name);
-        self.set.push((name, value));
+        match SearchParams::REGISTRY.iter().find(|p| p.name == name) {
+            Some(info) => check_range(info, value)?,
+            None if well_formed(name) && value.is_finite() => {}
+            None if well_formed(name) => return Err(format!("`{name}={value}`: expected a number")),
+            None => return Err(unknown(name)),
+        }
+        self.set.retain(|(n, _)| n != name);
+        self.set.push((name.to_string(), value));
         Ok(())
     }
 
@@ -309,11 +305,27 @@ impl ParamSettings {
         Ok(settings)
     }
 
-    /// `base` with these settings applied.
-    pub fn over(&self, base: SearchParams) -> SearchParams {
+    /// An error naming the first setting that is neither the core's nor
+    /// one of `P` (a game's registry), or that lies outside its range.
+    pub fn check<P: ParamRegistry>(&self) -> Result<(), String> {
+        for (name, value) in &self.set {
+            if SearchParams::knows(name) {
+                continue;
+            }
+            let info = P::REGISTRY.iter().find(|p| p.name == name).ok_or_else(|| unknown(name))?;
+            check_range(info, *value)?;
+        }
+        Ok(())
+    }
+
+    /// `base` with the settings of its registry applied (the others are
+    /// another registry's).
+    pub fn over<P: ParamRegistry>(&self, base: P) -> P {
         let mut params = base;
-        for &(name, value) in &self.set {
-            *params.slot(name).expect("settings hold registered names") = value;
+        for (name, value) in &self.set {
+            if let Some(slot) = params.slot(name) {
+                *slot = *value;
+            }
         }
         params
     }
@@ -354,9 +366,33 @@ mod tests {
         let mut settings = ParamSettings::default();
         settings.set_text("time.hard_factor=2.5").unwrap();
         assert_eq!(settings.over(SearchParams::DEFAULT).hard_factor, 2.5);
-        for bad in ["time.nope=1", "time.hard_factor", "time.hard_factor=x"] {
+        for bad in ["nope", "time.hard_factor", "time.hard_factor=x", "time.hard_factor=99", "Time.x=1", "time.x=inf"] {
             assert!(settings.set_text(bad).is_err(), "{bad}");
         }
+        // A name outside the core's registry is a game's, checked against it.
+        settings.set_text("time.nope=1").unwrap();
+        assert!(settings.check::<NoParams>().is_err());
+    }
+
+    crate::param_registry! {
+        /// A game's registry, for the tests.
+        struct GameParams {
+            /// A setting of the game's.
+            width = "game.width", 2.0, 1.0, 4.0;
+        }
+    }
+
+    #[test]
+    fn a_games_settings_apply_to_its_registry_and_are_checked_against_it() {
+        let mut settings = ParamSettings::default();
+        settings.set_text("game.width=3").unwrap();
+        settings.set_text("time.safety=0.1").unwrap();
+        assert_eq!(settings.check::<GameParams>(), Ok(()));
+        assert_eq!(settings.over(GameParams::DEFAULT).width, 3.0);
+        assert_eq!(settings.over(SearchParams::DEFAULT).safety, 0.1);
+        assert!(settings.check::<NoParams>().is_err());
+        settings.set_text("game.width=5").unwrap();
+        assert!(settings.check::<GameParams>().is_err());
     }
 
     #[test]
@@ -370,7 +406,7 @@ mod tests {
         assert_eq!((applied.hard_factor, applied.safety, applied.peak_bonus), (2.0, 0.1, 1.5));
         assert_eq!(settings.pairs(), ["time.safety=0.1", "time.hard_factor=2"]);
         assert_eq!(args(&[]).unwrap().over(base), base);
-        for bad in [&["--param"][..], &["x"], &["--param", "time.x=1"], &["--param", "time.safety=0.9"]] {
+        for bad in [&["--param"][..], &["x"], &["--param", "time"], &["--param", "time.safety=0.9"]] {
             assert!(args(bad).is_err(), "{bad:?}");
         }
     }

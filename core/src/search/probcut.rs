@@ -5,7 +5,7 @@
 //! lies beyond the window by more than `mpc.confidence` standard deviations
 //! of the shallow-to-deep error, the node is cut without the deep search.
 //! The error's standard deviation is a line in the depth gap
-//! (`mpc.sigma` + `mpc.sigma_per_ply` x (depth - shallow), in discs),
+//! (`mpc.sigma` + `mpc.sigma_per_ply` x (depth - shallow), in points of final score: discs in Reversi),
 //! measured per game (book: engine/selectivity.md). The search turns it off with
 //! `mpc.confidence=0`, and never uses it for the exact endgame.
 //!
@@ -14,7 +14,7 @@
 //! two integers.
 
 use super::params::SearchParams;
-use crate::eval::SCORE_PER_DISC;
+use crate::eval::SCORE_PER_POINT;
 
 /// The shallow depth and margin of each depth, from the parameters.
 #[derive(Clone, Debug)]
@@ -34,7 +34,7 @@ impl ProbCut {
                 on.then(|| {
                     let shallow = shallow_depth(depth, p.mpc_depth_ratio);
                     let sigma = p.mpc_sigma + p.mpc_sigma_per_ply * f64::from(depth - shallow);
-                    let margin = (p.mpc_confidence * sigma * f64::from(SCORE_PER_DISC)).round() as i32;
+                    let margin = (p.mpc_confidence * sigma * f64::from(SCORE_PER_POINT)).round() as i32;
                     (shallow, margin.max(1))
                 })
             })
@@ -67,9 +67,9 @@ pub struct GapError {
     pub gap: u32,
     /// (position, shallow, deep) triples measured.
     pub pairs: usize,
-    /// Mean of deep minus shallow, in discs.
+    /// Mean of deep minus shallow, in points.
     pub mean: f64,
-    /// Standard deviation of deep minus shallow, in discs.
+    /// Standard deviation of deep minus shallow, in points.
     pub sd: f64,
 }
 
@@ -80,17 +80,17 @@ pub struct GapError {
 pub struct ProbCutFit {
     /// The measured errors, by gap.
     pub gaps: Vec<GapError>,
-    /// `mpc.sigma`, in discs.
+    /// `mpc.sigma`, in points.
     pub sigma: f64,
-    /// `mpc.sigma_per_ply`, in discs per ply of gap.
+    /// `mpc.sigma_per_ply`, in points per ply of gap.
     pub sigma_per_ply: f64,
 }
 
 /// The smallest `mpc.sigma` the registry accepts.
-const MIN_SIGMA: f64 = 0.01;
+pub const MIN_SIGMA: f64 = 0.01;
 
 impl ProbCutFit {
-    /// Fits the model to `scores[p][d - 1]`, the root score in discs of
+    /// Fits the model to `scores[p][d - 1]`, the root score in points of
     /// position `p` searched full width to depth `d` (from a cleared
     /// table), over every pair of depths of the same parity: the standard
     /// deviation per gap, then a least-squares line through them weighted
@@ -123,7 +123,7 @@ impl ProbCutFit {
 
 /// The mean and the (population) standard deviation of `errors` (not
 /// empty).
-fn mean_and_sd(errors: &[f64]) -> (f64, f64) {
+pub fn mean_and_sd(errors: &[f64]) -> (f64, f64) {
     let n = errors.len() as f64;
     let mean = errors.iter().sum::<f64>() / n;
     (mean, (errors.iter().map(|e| (e - mean) * (e - mean)).sum::<f64>() / n).sqrt())
@@ -132,84 +132,13 @@ fn mean_and_sd(errors: &[f64]) -> (f64, f64) {
 /// The least-squares line `sigma + slope x` through points `(x, sd,
 /// weight)`, each weighted by its weight, with the slope at least 0 and the
 /// intercept at least the registry's minimum: `(sigma, slope)`.
-fn sigma_line(points: &[(f64, f64, f64)]) -> (f64, f64) {
+pub fn sigma_line(points: &[(f64, f64, f64)]) -> (f64, f64) {
     let weight: f64 = points.iter().map(|p| p.2).sum();
     let mean_of = |f: &dyn Fn(f64, f64) -> f64| points.iter().map(|&(x, y, w)| w * f(x, y)).sum::<f64>() / weight;
     let (x_mean, y_mean) = (mean_of(&|x, _| x), mean_of(&|_, y| y));
     let spread = mean_of(&|x, _| (x - x_mean).powi(2));
     let slope = if spread > 0.0 { (mean_of(&|x, y| (x - x_mean) * (y - y_mean)) / spread).max(0.0) } else { 0.0 };
     ((y_mean - slope * x_mean).max(MIN_SIGMA), slope)
-}
-
-/// How far the exact score lands from the selective solve's prediction
-/// (`endgame::shallow_value`, put in discs by the fitted line) at one
-/// number of empties.
-#[derive(Clone, Debug, PartialEq)]
-pub struct EmptiesError {
-    /// Empty cells of the positions.
-    pub empties: u32,
-    /// Positions measured.
-    pub positions: usize,
-    /// Mean of exact minus predicted, in discs.
-    pub mean: f64,
-    /// Standard deviation of exact minus predicted, in discs.
-    pub sd: f64,
-}
-
-/// The selective solve's error model fitted to measured scores: the line
-/// `exact ~ endgame.probcut_scale x shallow + endgame.probcut_offset`
-/// (discs; the evaluation is in discs only up to a scale), the residual
-/// per number of empties, and the line `endgame.probcut_sigma +
-/// endgame.probcut_sigma_per_empty x empties` through its standard
-/// deviations.
-#[derive(Clone, Debug, PartialEq)]
-pub struct EndgameFit {
-    /// `endgame.probcut_scale`.
-    pub scale: f64,
-    /// `endgame.probcut_offset`, in discs.
-    pub offset: f64,
-    /// The residuals, by empties (those with two positions or more).
-    pub by_empties: Vec<EmptiesError>,
-    /// `endgame.probcut_sigma`, in discs.
-    pub sigma: f64,
-    /// `endgame.probcut_sigma_per_empty`, in discs per empty cell.
-    pub sigma_per_empty: f64,
-}
-
-impl EndgameFit {
-    /// Fits the model to `(empties, exact score, shallow score)` of each
-    /// position (scores in discs); `None` when the shallow scores do not
-    /// vary or no number of empties has two positions.
-    pub fn from_scores(scores: &[(u32, f64, f64)]) -> Option<EndgameFit> {
-        let n = scores.len() as f64;
-        let (x_mean, y_mean) =
-            (scores.iter().map(|s| s.2).sum::<f64>() / n, scores.iter().map(|s| s.1).sum::<f64>() / n);
-        let spread: f64 = scores.iter().map(|s| (s.2 - x_mean).powi(2)).sum();
-        if spread.is_nan() || spread <= 0.0 {
-            return None;
-        }
-        let scale = scores.iter().map(|s| (s.2 - x_mean) * (s.1 - y_mean)).sum::<f64>() / spread;
-        let offset = y_mean - scale * x_mean;
-        let mut by: std::collections::BTreeMap<u32, Vec<f64>> = std::collections::BTreeMap::new();
-        for &(empties, exact, shallow) in scores {
-            by.entry(empties).or_default().push(exact - (scale * shallow + offset));
-        }
-        let by_empties: Vec<EmptiesError> = by
-            .into_iter()
-            .filter(|(_, e)| e.len() >= 2)
-            .map(|(empties, e)| {
-                let (mean, sd) = mean_and_sd(&e);
-                EmptiesError { empties, positions: e.len(), mean, sd }
-            })
-            .collect();
-        if by_empties.is_empty() {
-            return None;
-        }
-        let (sigma, sigma_per_empty) = sigma_line(
-            &by_empties.iter().map(|e| (f64::from(e.empties), e.sd, e.positions as f64)).collect::<Vec<_>>(),
-        );
-        Some(EndgameFit { scale, offset, by_empties, sigma, sigma_per_empty })
-    }
 }
 
 /// The confidence (standard deviations) at which a cut is right `percent`
@@ -267,30 +196,6 @@ mod tests {
     }
 
     #[test]
-    fn the_endgame_fit_scales_the_prediction_and_measures_each_count_of_empties() {
-        // Exact = 2 x shallow + 1, then residuals 1 and -1 at 10 empties
-        // (sd 1) and 3 and -3 at 14 (sd 3); one position at 20 empties says
-        // nothing about a spread.
-        let scores = [
-            (10, 2.0 * 5.0 + 1.0 + 1.0, 5.0),
-            (10, 2.0 * 5.0 + 1.0 - 1.0, 5.0),
-            (14, 2.0 * -3.0 + 1.0 + 3.0, -3.0),
-            (14, 2.0 * -3.0 + 1.0 - 3.0, -3.0),
-            (20, 1.0, 0.0),
-        ];
-        let fit = EndgameFit::from_scores(&scores).unwrap();
-        assert!((fit.scale - 2.0).abs() < 1e-12 && (fit.offset - 1.0).abs() < 1e-12, "{fit:?}");
-        let counts: Vec<(u32, usize)> = fit.by_empties.iter().map(|e| (e.empties, e.positions)).collect();
-        assert_eq!(counts, [(10, 2), (14, 2)]);
-        assert!((fit.by_empties[1].sd - 3.0).abs() < 1e-12);
-        // The line through (10, 1) and (14, 3): slope 0.5, intercept -4,
-        // raised to the registry's minimum.
-        assert!((fit.sigma_per_empty - 0.5).abs() < 1e-12 && fit.sigma == MIN_SIGMA, "{fit:?}");
-        assert_eq!(EndgameFit::from_scores(&[(10, 1.0, 2.0), (11, 2.0, 2.0)]), None);
-        assert_eq!(EndgameFit::from_scores(&[(10, 1.0, 2.0), (11, 2.0, 3.0)]), None);
-    }
-
-    #[test]
     fn selectivity_percentages_are_two_sided_normal_quantiles() {
         // Standard normal table: P(|Z| < 1) = 68.27%, P(|Z| < 1.96) = 95%,
         // P(|Z| < 2.576) = 99%.
@@ -334,7 +239,7 @@ mod tests {
         let (s4, m4) = on.at(4).unwrap();
         let (s12, m12) = on.at(12).unwrap();
         assert_eq!((s4, s12), (2, 6));
-        // 1.5 x (2 + 0.6 x 2) discs and 1.5 x (2 + 0.6 x 6) discs, in
+        // 1.5 x (2 + 0.6 x 2) points and 1.5 x (2 + 0.6 x 6) points, in
         // hundredths of a disc.
         assert_eq!((m4, m12), (480, 840));
         assert!(on.at(MAX_DEPTH + 1).is_none());

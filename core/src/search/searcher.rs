@@ -13,7 +13,7 @@ use super::probcut::ProbCut;
 use super::time::{IterationClock, NextIteration, TimePlan};
 use super::tt::{Bound, FULL_CONFIDENCE, SOLVED_BASE, TranspositionTable, TtEntry, solved_depth};
 use crate::cputime::CpuClock;
-use crate::eval::{DiscDifference, Evaluator, SCORE_PER_DISC};
+use crate::eval::{Evaluator, FinalScore, SCORE_PER_POINT};
 use std::marker::PhantomData;
 use std::time::Duration;
 
@@ -102,9 +102,9 @@ pub fn solve_plies(hard: f64, speed: Option<f64>, p: &SearchParams) -> u32 {
     (p.solve_plies + p.solve_plies_per_doubling * doublings).max(0.0) as u32
 }
 
-/// A parameter in discs as score units.
-fn discs(value: f64) -> i32 {
-    (value * f64::from(SCORE_PER_DISC)).round().max(1.0) as i32
+/// A parameter in points of final score as score units.
+fn points(value: f64) -> i32 {
+    (value * f64::from(SCORE_PER_POINT)).round().max(1.0) as i32
 }
 
 /// A registry value that counts plies, as a whole number of plies.
@@ -129,7 +129,7 @@ pub trait CompiledSearch<G: SearchGame>: Evaluator<G> + Sized {
 }
 
 /// The disc count alone (tests, reference searches).
-impl<G: SearchGame> CompiledSearch<G> for DiscDifference {}
+impl<G: SearchGame> CompiledSearch<G> for FinalScore {}
 
 /// A reusable search engine for `G` with evaluator `E`.
 pub struct Searcher<G: SearchGame, E: Evaluator<G>> {
@@ -144,6 +144,8 @@ pub struct Searcher<G: SearchGame, E: Evaluator<G>> {
     root: Vec<G::Move>,
     clock: CpuClock,
     params: SearchParams,
+    /// The game's own parameters.
+    game_params: G::Params,
     /// The selectivity's table, from `params`.
     probcut: ProbCut,
     /// Shallowest depth that uses the transposition table, from `params`.
@@ -173,6 +175,7 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
             root: Vec::with_capacity(STACK_PER_PLY),
             clock: CpuClock::Process,
             params: G::PARAMS,
+            game_params: G::GAME_PARAMS,
             probcut: ProbCut::new(&G::PARAMS, MAX_DEPTH),
             table_depth: plies(G::PARAMS.table_depth),
             small_table_depth: plies(G::PARAMS.small_table_depth),
@@ -208,7 +211,12 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
         self.clock = clock;
     }
 
-    /// Uses `params` for its time decisions from now on.
+    /// Uses the game's `params` from now on.
+    pub fn set_game_params(&mut self, params: G::Params) {
+        self.game_params = params;
+    }
+
+    /// Uses `params` for its search and time decisions from now on.
     pub fn set_params(&mut self, params: SearchParams) {
         self.params = params;
         self.probcut = ProbCut::new(&params, MAX_DEPTH);
@@ -397,7 +405,7 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
     /// the previous score.
     fn aspiration_iteration(&mut self, pos: &mut G, depth: u32, prev: i32) -> Iteration<G::Move> {
         let half =
-            if f64::from(depth) >= self.params.aspiration_depth { discs(self.params.aspiration) } else { INFINITY };
+            if f64::from(depth) >= self.params.aspiration_depth { points(self.params.aspiration) } else { INFINITY };
         let growth = self.params.aspiration_growth as i32;
         self.windowed_iteration(pos, depth, prev, half, growth, (-INFINITY, INFINITY))
     }
@@ -464,7 +472,7 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
             Err(it) => return it,
         };
         self.ctx.solve_confidence = confidence;
-        let (half, growth) = (discs(self.params.exact_aspiration), self.params.exact_aspiration_growth as i32);
+        let (half, growth) = (points(self.params.exact_aspiration), self.params.exact_aspiration_growth as i32);
         let it = self.windowed_iteration(pos, depth, guess, half, growth, (-INFINITY, INFINITY));
         self.ctx.solve_confidence = FULL_CONFIDENCE;
         it
@@ -486,7 +494,7 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
         // The margin lies beyond the proven side of zero.
         let (lo, hi) = if wld.score > 0 { (wld.score - 1, INFINITY) } else { (-INFINITY, wld.score + 1) };
         let centre = guess.clamp(lo + 1, hi - 1);
-        let (half, growth) = (discs(self.params.exact_aspiration), self.params.exact_aspiration_growth as i32);
+        let (half, growth) = (points(self.params.exact_aspiration), self.params.exact_aspiration_growth as i32);
         let it = self.windowed_iteration(pos, depth, centre, half, growth, (lo, hi));
         if it.complete {
             it
@@ -630,12 +638,12 @@ fn final_value<G: SearchGame>(pos: &G, ply: u32, outcomes: Outcomes) -> i32 {
 #[inline(always)]
 fn solve<G: SearchGame, E: Evaluator<G>>(s: &mut Searcher<G, E>, pos: &G, alpha: i32, beta: i32) -> Option<i32> {
     if s.outcomes.objective == Objective::Margin {
-        return pos.solve_exact(&mut s.ctx, &*s.eval, &s.params, alpha, beta);
+        return pos.solve_exact(&mut s.ctx, &*s.eval, &s.game_params, alpha, beta);
     }
     let mover = pos.to_move();
     let (lo, hi) = s.outcomes.margin_window(alpha, beta, mover);
-    let margin = pos.solve_exact(&mut s.ctx, &*s.eval, &s.params, lo * SCORE_PER_DISC, hi * SCORE_PER_DISC)?;
-    Some(s.outcomes.final_score(margin / SCORE_PER_DISC, mover))
+    let margin = pos.solve_exact(&mut s.ctx, &*s.eval, &s.game_params, lo * SCORE_PER_POINT, hi * SCORE_PER_POINT)?;
+    Some(s.outcomes.final_score(margin / SCORE_PER_POINT, mover))
 }
 
 crate::cpu::multiversion! {
@@ -713,7 +721,7 @@ crate::cpu::multiversion! {
             if entry.is_solved() && s.outcomes.objective != Objective::Margin {
                 // The solver's margin, valued as a finished game (the bound
                 // holds: the valuation increases with the margin).
-                entry.score = s.outcomes.final_score(entry.score / SCORE_PER_DISC, pos.to_move());
+                entry.score = s.outcomes.final_score(entry.score / SCORE_PER_POINT, pos.to_move());
             }
             let score = score_from_table(entry.score, ply);
             if u32::from(entry.depth) >= depth && entry.cuts(alpha, beta) {
@@ -726,7 +734,7 @@ crate::cpu::multiversion! {
             && forced.is_none()
             && let Some((shallow, margin)) = s.probcut.at(depth)
             && left.is_none_or(|left| depth < left)
-            && pos.probcut_safe(&s.params)
+            && pos.probcut_safe(&s.game_params)
         {
             // A shallow search may not stand in for a proof: no cut at or
             // beyond a proven score.
@@ -886,7 +894,7 @@ mod tests {
         // is a multiple of four, and otherwise wins by leaving one.
         use crate::game::Game;
         use crate::testing::{Subtraction, Take};
-        let mut searcher: Searcher<Subtraction, DiscDifference> = Searcher::new(Box::new(DiscDifference), 1);
+        let mut searcher: Searcher<Subtraction, FinalScore> = Searcher::new(Box::new(FinalScore), 1);
         for pile in 1..=21u32 {
             let r = searcher.search(
                 &Subtraction::new(pile),

@@ -7,6 +7,7 @@
 //! board cannot be read.
 
 use engine::protocol::duo;
+use engine::reversi::ReversiParams;
 use engine_core::agent::played_line;
 use engine_core::search::ParamSettings;
 use std::path::Path;
@@ -27,7 +28,9 @@ fn main() {
         print!("{HELP}");
         return;
     }
-    let params = match ParamSettings::from_args(std::env::args().skip(1)) {
+    let params =
+        ParamSettings::from_args(std::env::args().skip(1)).and_then(|p| p.check::<ReversiParams>().map(|()| p));
+    let params = match params {
         Ok(p) => p,
         Err(e) => {
             eprintln!("duo-othello: {e}");

@@ -6,7 +6,7 @@ use clap::Parser;
 use engine::eval::PatternEval;
 use engine::eval::SCORE_PER_DISC;
 use engine::reversi::ffo;
-use engine::reversi::{Position, Size8, Variant};
+use engine::reversi::{Position, ReversiParams, Size8, Variant};
 use engine_core::search::{Limits, ParamSettings, SearchGame, Searcher};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -67,8 +67,13 @@ fn main() -> ExitCode {
         eprintln!("error: --param {e}");
         return ExitCode::FAILURE;
     }
+    if let Err(e) = settings.check::<ReversiParams>() {
+        eprintln!("error: --param {e}");
+        return ExitCode::FAILURE;
+    }
     let mut searcher = Searcher::new(Box::new(PatternEval::<Size8>::compiled(Variant::Othello8)), args.tt_mb);
     searcher.set_params(settings.over(Position::<Size8>::PARAMS));
+    searcher.set_game_params(settings.over(Position::<Size8>::GAME_PARAMS));
     let (mut total_time, mut total_nodes, mut wrong) = (0.0, 0u64, 0);
     println!(
         "{:>3} {:>7} {:>5} {:>5} {:>9} {:>13} {:>11}",

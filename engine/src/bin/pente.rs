@@ -9,7 +9,7 @@ use engine::pente::search::{PANIC_SECONDS, quick_move};
 use engine::protocol::pente::{output_text, parse_input};
 use engine_core::agent::{Agent, Clock, played_line};
 use engine_core::cputime::process_cpu_time;
-use engine_core::search::{EngineConfig, ParamSettings};
+use engine_core::search::{EngineConfig, NoParams, ParamSettings};
 use std::process::ExitCode;
 
 use engine::protocol::{INPUT_FILE as INPUT, OUTPUT_FILE as OUTPUT};
@@ -28,7 +28,8 @@ fn main() -> ExitCode {
         print!("{HELP}");
         return ExitCode::SUCCESS;
     }
-    let params = match ParamSettings::from_args(std::env::args().skip(1)) {
+    let params = ParamSettings::from_args(std::env::args().skip(1)).and_then(|p| p.check::<NoParams>().map(|()| p));
+    let params = match params {
         Ok(p) => p,
         Err(e) => {
             eprintln!("pente: {e} (reads {INPUT}, writes {OUTPUT})");

@@ -23,4 +23,14 @@ pub use pattern::{Feature, Features, PatternEval};
 pub use registry::{Registry, TableSpec, WeightKey};
 pub use weights::WeightSet;
 
-pub use engine_core::eval::{DiscDifference, Evaluation, Evaluator, SCORE_PER_DISC, discs};
+pub use engine_core::eval::{Evaluation, Evaluator, FinalScore};
+use engine_core::eval::{SCORE_PER_POINT, points};
+
+/// Score units per disc of final margin: a Reversi disc is the core's point
+/// of final score.
+pub const SCORE_PER_DISC: i32 = SCORE_PER_POINT;
+
+/// A score in score units as discs.
+pub const fn discs(score: i32) -> f64 {
+    points(score)
+}

@@ -30,6 +30,7 @@ pub type PenteEngine = Engine<PentePosition, PenteEval>;
 /// The Pente engine with `config`: the compiled-in weights, or the tuner's
 /// weights file `config.weights`; fails when that file cannot be used.
 pub fn pente_engine(config: EngineConfig) -> Result<PenteEngine, String> {
+    config.check::<PentePosition>()?;
     if config.evaluation != crate::eval::Evaluation::Pattern {
         return Err(format!("the {} evaluation plays Reversi only", config.evaluation.name()));
     }

@@ -61,6 +61,7 @@ impl SearchGame for PentePosition {
     const WIN_LOSS: bool = true;
     const QUIET: bool = false;
     const PARAMS: SearchParams = PENTE_PARAMS;
+    type Params = engine_core::search::NoParams;
     type Expansion<I: Isa> = ();
 
     #[inline(always)]

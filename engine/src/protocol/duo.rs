@@ -459,7 +459,7 @@ pub fn play(dir: &Path, params: &ParamSettings) -> Result<RunReport, String> {
     let mut mv = first;
     // The moves that walk into no quick forced blockade; the one-ply move
     // is one of them, and so is the search's unless it saw deeper.
-    let blockade_plies = params.over(DuoPosition::PARAMS).blockade_plies.round() as u32;
+    let blockade_plies = params.over(DuoPosition::GAME_PARAMS).blockade_plies.round() as u32;
     let mut safe = Vec::new();
     if own >= FIRST_MOVE_TIME {
         let clock = Clock { own_remaining: own, opponent_remaining: input.opponent_time.unwrap_or(own) };

@@ -217,7 +217,7 @@ impl Session {
         };
         let r = self.engine.play(&pos, &clock);
         writeln!(out, "nodestats {} {:.2}", r.nodes, r.seconds)?;
-        let eval = r.score.map(|s| format!("{:.2}", Band::discs(s))).unwrap_or_default();
+        let eval = r.score.map(|s| format!("{:.2}", Band::points(s))).unwrap_or_default();
         writeln!(out, "=== {}/{eval}/{:.2}", ggf::move_text(r.best), r.seconds)
     }
 
@@ -260,7 +260,7 @@ impl Session {
         for h in hints.iter().take(n) {
             let pv: Vec<String> = h.pv.iter().map(|&m| ggf::move_text(m)).collect();
             let depth = if h.exact { EXACT_DEPTH.to_string() } else { self.depth.to_string() };
-            writeln!(out, "search {} {:.2} 0 {depth}", pv.join("-"), Band::discs(h.score))?;
+            writeln!(out, "search {} {:.2} 0 {depth}", pv.join("-"), Band::points(h.score))?;
         }
         writeln!(out, "nodestats {nodes} {seconds:.2}")?;
         writeln!(out, "status")

@@ -138,6 +138,7 @@ pub type ReversiEngine<G> = Engine<Position<G>, ReversiEvaluator<G>>;
 /// weights file cannot be used.
 pub fn reversi_engine<G: Geometry>(variant: Variant, config: EngineConfig) -> Result<ReversiEngine<G>, String> {
     assert_eq!(variant.size(), G::N, "variant {variant} is not played on this geometry");
+    config.check::<Position<G>>()?;
     let eval = match (config.evaluation, &config.weights) {
         (Evaluation::Pattern, Some(path)) => ReversiEvaluator::Pattern(PatternEval::<G>::from_file(variant, path)?),
         (Evaluation::Pattern, None) => ReversiEvaluator::Pattern(PatternEval::<G>::compiled(variant)),

@@ -10,11 +10,12 @@
 //! transposition table. Scores inside the solver are in the game's own
 //! units (discs); the table and the callers see score units.
 
+use super::params::ReversiParams;
 use crate::eval::{Evaluator, SCORE_PER_DISC};
 use engine_core::bitboard::{BitSet, Isa};
 use engine_core::search::control::{Control, SearchContext};
 use engine_core::search::tt::{Bound, FULL_CONFIDENCE, TtEntry, solved_depth};
-use engine_core::search::{INFINITY, SearchGame, SearchParams};
+use engine_core::search::{INFINITY, SearchGame};
 
 /// Ordering bonus of the transposition table's move.
 const TABLE_MOVE_BONUS: i32 = 1 << 20;
@@ -89,7 +90,7 @@ impl<C: BitSet> Setup<C> {
     /// The setup of `params` (whole numbers: the registry's values are
     /// rounded) for a board with parity regions `regions`, cutting at
     /// `confidence`.
-    fn new(params: &SearchParams, regions: [C; PARITY_REGIONS], confidence: u8) -> Self {
+    fn new(params: &ReversiParams, regions: [C; PARITY_REGIONS], confidence: u8) -> Self {
         let count = |v: f64| v.round() as u32;
         let weight = |v: f64| v.round() as i32;
         Setup {
@@ -209,7 +210,7 @@ pub fn last_move_discs_by_flips<B: EndgameBoard, I: Isa>(pos: &B, cell: usize) -
 pub fn solve_window<B: EndgameBoard, E: Evaluator<B>>(
     ctx: &mut SearchContext,
     eval: &E,
-    params: &SearchParams,
+    params: &ReversiParams,
     pos: &B,
     alpha: i32,
     beta: i32,

@@ -23,11 +23,13 @@ macro_rules! on_every_size {
 
 mod agents;
 pub mod endgame;
+pub mod endgame_fit;
 pub mod ffo;
 mod geometry;
 pub mod ggf;
 pub mod key;
 mod last_flip;
+pub mod params;
 mod perft;
 mod position;
 mod search;
@@ -44,6 +46,7 @@ pub use geometry::{
     COLUMN_LETTERS, CornerRegion, Geometry, Size4, Size6, Size8, Size10, Size12, corner_cells, corner_regions,
     first_column, flips, last_column, legal_moves, neighbours,
 };
+pub use params::ReversiParams;
 pub use perft::{MAX_DEPTH as MAX_PERFT_DEPTH, PerftCounts, perft};
 pub use position::{MAX_MOVES, Move, Position, Scoring};
 pub use stability::{stable_discs, stable_discs_from, stable_discs_of};

@@ -5,6 +5,7 @@
 use super::endgame::{self, EndgameBoard, MoveLines, PARITY_REGIONS};
 use super::geometry::Lines;
 use super::last_flip::{SIDE as LAST_FLIP_SIDE, last_flip_count};
+use super::params::ReversiParams;
 use super::{
     Geometry, MAX_MOVES, Move, Position, Size8, Size12, corner_cells, legal_moves_with, neighbours, stable_discs_of,
 };
@@ -34,13 +35,12 @@ const QUICK_END_EMPTIES: u32 = 12;
 /// Multi-ProbCut is on, a side to move with less than a fifth of the discs
 /// is searched in full (book: engine/selectivity.md; journal/selectivity.md,
 /// "Wipeouts": a wipeout it missed).
-const REVERSI_PARAMS: SearchParams = SearchParams {
-    overrun: 1.4,
-    extra_moves: 1.5,
-    endgame_moves: 1.0,
-    mpc_min_disc_share: 0.2,
-    ..SearchParams::DEFAULT
-};
+const REVERSI_PARAMS: SearchParams =
+    SearchParams { overrun: 1.4, extra_moves: 1.5, endgame_moves: 1.0, ..SearchParams::DEFAULT };
+
+/// Reversi's own parameters on every board but 8x8 (the guard against
+/// wipeouts of [`REVERSI_PARAMS`]).
+const REVERSI_GAME_PARAMS: ReversiParams = ReversiParams { mpc_min_disc_share: 0.2, ..ReversiParams::DEFAULT };
 
 /// 12x12 boards add Multi-ProbCut with the duo12 fit (`analyze
 /// --fit-probcut` at depth 9), proven there by match (book:
@@ -72,33 +72,46 @@ const EIGHT_PARAMS: SearchParams = SearchParams {
     mpc_confidence: 1.5,
     mpc_sigma: 0.741,
     mpc_sigma_per_ply: 0.235,
+    guess_depth: 10.0,
+    solve_first_confidence: 0.0,
+    solve_ladder_plies: 25.0,
+    prefetch_children_depth: 2.0,
+    ..REVERSI_PARAMS
+};
+
+/// The 8x8 solver's settings of [`EIGHT_PARAMS`].
+const EIGHT_GAME_PARAMS: ReversiParams = ReversiParams {
     endgame_stability_empties: 4.0,
     endgame_stability_alpha_per_empty: 2.0,
     endgame_lookahead_weight: 8.0,
     endgame_sort_empties: 19.0,
     endgame_sort_step: 4.0,
     endgame_eval_disc_weight: 48.0,
-    guess_depth: 10.0,
-    solve_first_confidence: 0.0,
-    solve_ladder_plies: 25.0,
     endgame_probcut_empties: 10.0,
     endgame_probcut_depth: 0.0,
     endgame_probcut_scale: 2.2,
     endgame_probcut_sigma: 5.5,
     endgame_probcut_sigma_per_empty: 0.041,
-    prefetch_children_depth: 2.0,
-    ..REVERSI_PARAMS
+    ..REVERSI_GAME_PARAMS
 };
 
 /// The cells of the board [`EIGHT_PARAMS`] is for.
 const EIGHT_CELLS: usize = Size8::CELLS;
 
-/// The defaults of a board of `cells` cells.
+/// The search defaults of a board of `cells` cells.
 const fn reversi_params(cells: usize) -> SearchParams {
     match cells {
         TWELVE_CELLS => TWELVE_PARAMS,
         EIGHT_CELLS => EIGHT_PARAMS,
         _ => REVERSI_PARAMS,
+    }
+}
+
+/// Reversi's own defaults on a board of `cells` cells.
+const fn reversi_game_params(cells: usize) -> ReversiParams {
+    match cells {
+        EIGHT_CELLS => EIGHT_GAME_PARAMS,
+        _ => REVERSI_GAME_PARAMS,
     }
 }
 
@@ -147,6 +160,8 @@ fn cell_priority_on<G: Geometry>(cell: usize) -> i32 {
 
 impl<G: Geometry> SearchGame for Position<G> {
     const PARAMS: SearchParams = reversi_params(G::CELLS);
+    type Params = ReversiParams;
+    const GAME_PARAMS: ReversiParams = reversi_game_params(G::CELLS);
     const SIBLING_PREFETCH: bool = true;
 
     /// Duo-Othello: a level score goes to the side with more time left,
@@ -161,7 +176,7 @@ impl<G: Geometry> SearchGame for Position<G> {
     }
 
     #[inline(always)]
-    fn probcut_safe(&self, params: &SearchParams) -> bool {
+    fn probcut_safe(&self, params: &ReversiParams) -> bool {
         let (own, theirs) = (self.player().count(), self.opponent().count());
         f64::from(own) >= params.mpc_min_disc_share * f64::from(own + theirs)
     }
@@ -236,7 +251,7 @@ impl<G: Geometry> SearchGame for Position<G> {
         &self,
         ctx: &mut SearchContext,
         eval: &E,
-        params: &SearchParams,
+        params: &ReversiParams,
         alpha: i32,
         beta: i32,
     ) -> Option<i32> {
