@@ -5,10 +5,17 @@
 //!   sentinel row (7x6 by default), the [`engine::game::Game`]
 //!   implementation and the move-string text form (`4453`, 1-based
 //!   columns);
+//! - [`search`]: the [`engine::search::SearchGame`] hooks (win/loss scoring,
+//!   immediate wins and forced blocks as tactics, move ordering, the end of
+//!   the game for exact searches);
+//! - [`eval`]: the open-window evaluation ([`engine::eval::Evaluator`]);
 //! - [`perft`]: move, position and game counts checked against published
 //!   ones.
 
 pub mod board;
+pub mod eval;
 pub mod perft;
+pub mod search;
 
 pub use board::{Column, Position, Size};
+pub use eval::WindowEval;
