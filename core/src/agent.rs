@@ -8,6 +8,13 @@ use crate::game::Game;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+/// The game master's input file, which a file-protocol agent reads.
+pub const INPUT_FILE: &str = "input.txt";
+/// The move file the game master reads.
+pub const OUTPUT_FILE: &str = "output.txt";
+/// A machine's speed, which a calibration program writes beside an agent.
+pub const CALIBRATION_FILE: &str = "calibration.txt";
+
 /// The time situation when a move is asked for, in CPU seconds.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Clock {

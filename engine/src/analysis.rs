@@ -19,11 +19,11 @@ use crate::reversi::{Geometry, Position, Scoring, Size8, disc_char};
 use engine_core::agent::Agent;
 use engine_core::bitboard::Portable;
 use engine_core::game::Game;
+use engine_core::search::Budget;
 use engine_core::search::control::Control;
 use engine_core::search::probcut::{ProbCutFit, confidence_for};
 use engine_core::search::{
-    Band, CompiledSearch, Engine, EngineConfig, INFINITY, Limits, Objective, ParamSettings, SearchGame, SearchResult,
-    TimePlan,
+    Band, CompiledSearch, Engine, EngineConfig, INFINITY, Objective, ParamSettings, SearchGame, SearchResult,
 };
 use std::fmt::Display;
 use std::io::Write;
@@ -91,32 +91,6 @@ impl EngineOptions {
             objective: self.objective.unwrap_or(objective),
             ..EngineConfig::default()
         })
-    }
-}
-
-/// What each position's search may spend.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Budget {
-    /// Iterative deepening to this depth, full width.
-    Depth(u32),
-    /// This many CPU seconds.
-    Seconds(f64),
-    /// About this many nodes.
-    Nodes(u64),
-    /// The exact game-theoretic value (games with an exact solver).
-    Exact,
-}
-
-impl Budget {
-    /// The search limits of this budget.
-    pub fn limits(self) -> Limits {
-        let limits = Limits { search_forced: true, ..Limits::default() };
-        match self {
-            Budget::Depth(d) => Limits { depth: Some(d), ..limits },
-            Budget::Seconds(s) => Limits { time: Some(TimePlan::fixed(s)), ..limits },
-            Budget::Nodes(n) => Limits { nodes: Some(n), ..limits },
-            Budget::Exact => Limits { solve: true, ..limits },
-        }
     }
 }
 

@@ -14,10 +14,13 @@
 //! 4. players: `reversi::agents`, `pente::agents`, [`textbook`],
 //!    [`reference`];
 //! 5. [`protocol`]: the competition programs' file protocols; [`analysis`]:
-//!    the `analyze` command's work; then the binaries in `src/bin`.
+//!    the `analyze` command's work; [`matches`]: the games' halves of a
+//!    match for the generic match runner (`selfplay`); then the binaries in
+//!    `src/bin`.
 
 pub mod analysis;
 pub mod eval;
+pub mod matches;
 pub mod pente;
 pub mod protocol;
 pub mod reference;

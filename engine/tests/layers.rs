@@ -9,7 +9,8 @@
 //! on the module that defines the item. Re-exports themselves and the
 //! files' test modules are not dependencies. The binaries in `src/bin` are
 //! crates of their own and not checked. Between crates, Cargo keeps the
-//! arrows one way; `the_core_depends_on_no_game` checks the core's list.
+//! arrows one way; `the_generic_crates_depend_on_no_game` checks that the
+//! core and the match runner list no game.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -337,7 +338,10 @@ fn strongly_connected(nodes: &[Module], edges: &BTreeMap<Module, BTreeSet<Module
 /// The `src` folders of the workspace's library crates.
 fn crate_sources() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-    ["core", "engine", "selfplay", "tuner", "benches"].iter().map(|c| root.join(c).join("src")).collect()
+    ["core", "engine", "selfplay", "tuner", "benches", "workbench", "games/connect4"]
+        .iter()
+        .map(|c| root.join(c).join("src"))
+        .collect()
 }
 
 /// Layers of a crate, lowest first: modules whose path starts with one of
@@ -368,7 +372,7 @@ const ENGINE_LAYERS: Layers = &[
     &["eval", "pente::layout", "pente::eval"],
     &["reversi::search", "reversi::endgame", "reversi::ffo", "pente::search", "pente::threats", "pente::length"],
     &["reversi::agents", "pente::agents", "textbook", "reference"],
-    &["protocol", "analysis"],
+    &["protocol", "analysis", "matches"],
 ];
 
 /// The layer of `module` in `layers`, if it is listed.
@@ -410,40 +414,39 @@ fn no_layer_names_a_higher_one() {
     }
 }
 
+/// The workspace's game crates (by folder): each implements games on the
+/// core.
+const GAME_CRATES: &[&str] = &["engine", "games/connect4"];
+/// The crates that must name no game: the core, and the match runner that
+/// every game's crate builds on.
+const GENERIC_CRATES: &[&str] = &["core", "selfplay"];
+
 #[test]
-fn the_core_depends_on_no_game() {
-    // The workspace's crates, by package name, and the core's dependencies.
+fn the_generic_crates_depend_on_no_game() {
+    // The package names of the game crates, and each generic crate's
+    // dependencies of every kind.
     let root = workspace_root();
-    let manifest = std::fs::read_to_string(root.join("Cargo.toml")).unwrap();
-    let members: Vec<String> = manifest
-        .lines()
-        .find_map(|l| l.trim().strip_prefix("members = "))
-        .expect("a members list")
-        .trim_matches(['[', ']'])
-        .split(',')
-        .map(|m| m.trim().trim_matches('"').to_string())
-        .filter(|m| !m.is_empty())
-        .collect();
+    let manifest = |dir: &str| std::fs::read_to_string(root.join(dir).join("Cargo.toml")).unwrap();
     let package_name = |dir: &str| {
-        let text = std::fs::read_to_string(root.join(dir).join("Cargo.toml")).unwrap();
-        text.lines().find_map(|l| l.strip_prefix("name = ")).map(|n| n.trim_matches('"').to_string()).unwrap()
+        manifest(dir).lines().find_map(|l| l.strip_prefix("name = ")).map(|n| n.trim_matches('"').to_string()).unwrap()
     };
-    let packages: Vec<String> = members.iter().map(|m| package_name(m)).collect();
-    assert!(packages.contains(&"engine".to_string()) && packages.contains(&"engine-core".to_string()));
-    let core = std::fs::read_to_string(root.join("core/Cargo.toml")).unwrap();
-    let mut section = "";
+    let games: Vec<String> = GAME_CRATES.iter().map(|d| package_name(d)).collect();
+    assert_eq!(games, ["engine", "connect4"]);
     let mut wrong = Vec::new();
-    for line in core.lines().map(str::trim) {
-        if line.starts_with('[') {
-            section = line;
-            continue;
-        }
-        let name = line.split(['=', '.', ' ']).next().unwrap_or_default();
-        if section.contains("dependencies") && packages.iter().any(|p| p == name) {
-            wrong.push(format!("{section} {name}"));
+    for krate in GENERIC_CRATES {
+        let mut section = String::new();
+        for line in manifest(krate).lines().map(str::trim) {
+            if line.starts_with('[') {
+                section = line.to_string();
+                continue;
+            }
+            let name = line.split(['=', '.', ' ']).next().unwrap_or_default();
+            if section.contains("dependencies") && games.iter().any(|g| g == name) {
+                wrong.push(format!("{krate} {section} {name}"));
+            }
         }
     }
-    assert!(wrong.is_empty(), "the core depends on workspace crates: {wrong:?}");
+    assert!(wrong.is_empty(), "generic crates depend on games: {wrong:?}");
 }
 
 #[test]

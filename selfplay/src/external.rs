@@ -19,7 +19,7 @@ use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-pub use engine::protocol::{CALIBRATION_FILE, INPUT_FILE, OUTPUT_FILE};
+pub use engine_core::agent::{CALIBRATION_FILE, INPUT_FILE, OUTPUT_FILE};
 /// Where an agent's stderr goes, in its game folder.
 pub const STDERR_FILE: &str = "stderr.txt";
 /// Every finished game's stderr, appended in the agent's home folder (one

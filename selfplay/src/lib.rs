@@ -9,9 +9,14 @@
 //! - [`player`]: player specs and seats; [`external`]: the external seat;
 //!   [`nboard`]: the NBoard engine seat;
 //! - [`answer`]: what a seat answers (a move with its CPU time, or a forfeit);
-//! - [`protocol`]: the game-specific part ([`protocol::GameProtocol`]);
-//! - [`export`]: positions as OBF lines (`selfplay export --obf`);
+//! - [`protocol`]: the game-specific part ([`protocol::GameProtocol`]),
+//!   which each game implements in its own crate; [`openings`]: balanced
+//!   opening suites of any such game; [`family`]: a game's entry in the
+//!   programs' registry;
 //! - [`record`]: the CSV and GGF files and resume; [`stats`]: Elo, LOS, SPRT.
+//!
+//! This crate names no game: the games' crates depend on it, and the
+//! `selfplay` program (in the `workbench` crate) lists them.
 //!
 //! # Output files
 //!
@@ -68,8 +73,8 @@
 //! SPRT, the engine version and the column lists.
 
 pub mod answer;
-pub mod export;
 pub mod external;
+pub mod family;
 pub mod game;
 pub mod nboard;
 pub mod openings;

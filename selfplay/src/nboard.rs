@@ -16,8 +16,8 @@
 use crate::answer::{Answer, Failure, Forfeit, Played};
 use crate::external::{STDERR_FILE, WALL_FACTOR, WALL_GRACE_SECS, close_game_folder, proc_cpu, resolve};
 use crate::protocol::GameProtocol;
-use engine::eval::SCORE_PER_DISC;
 use engine_core::agent::{Clock, Decision};
+use engine_core::eval::SCORE_PER_POINT;
 use engine_core::game::Game;
 use std::fs;
 use std::io::{BufRead, BufReader, Write};
@@ -266,7 +266,7 @@ impl NBoardPlayer {
         });
         match parsed {
             Ok((mv, eval)) => {
-                let score = eval.map(|e| (e * f64::from(SCORE_PER_DISC)).round() as i32);
+                let score = eval.map(|e| (e * f64::from(SCORE_PER_POINT)).round() as i32);
                 Answer::Move(Played { decision: Decision { mv, score, depth: None, nodes }, cpu })
             }
             Err(e) => {

@@ -476,6 +476,18 @@ pub fn write_json(path: &Path, value: &serde_json::Value) -> Result<(), String> 
     fs::rename(&tmp, path).map_err(|e| format!("{}: {e}", path.display()))
 }
 
+/// The variant a run folder played, from its `run.json`.
+pub fn run_variant(dir: &Path) -> Result<String, String> {
+    let path = dir.join(RUN_FILE);
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    let value: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| format!("{}:{}: {e}", path.display(), e.line()))?;
+    value["job"]["variant"]
+        .as_str()
+        .map(str::to_string)
+        .ok_or_else(|| format!("{}: expected a `job` object with a `variant`", path.display()))
+}
+
 #[cfg(test)]
 mod tests {
 

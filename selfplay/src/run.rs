@@ -174,8 +174,9 @@ pub fn read_openings<P: GameProtocol>(protocol: &P, path: &Path) -> Result<Vec<P
     Ok(openings)
 }
 
-/// The opening of the `k`-th pair of every pairing.
-fn opening<P: GameProtocol>(protocol: &P, job: &Job, book: &[P::State], k: u64) -> P::State {
+/// The opening of the `k`-th pair of every pairing: from `book` when it
+/// holds any, else `job.random_plies` random plies from the start.
+pub fn opening<P: GameProtocol>(protocol: &P, job: &Job, book: &[P::State], k: u64) -> P::State {
     if !book.is_empty() {
         return book[(k % book.len() as u64) as usize].clone();
     }
@@ -207,7 +208,7 @@ pub fn random_line<S: Game>(mut state: S, plies: u32, rng: &mut impl Rng) -> S {
 /// Plies after a random opening within which no line may end the game: a
 /// Duo opening whose two groups have lost contact can leave both players
 /// without moves a ply or two later, a game decided by the dice alone.
-const OPENING_LOOKAHEAD: u32 = 2;
+pub const OPENING_LOOKAHEAD: u32 = 2;
 
 /// True when some line of at most `plies` plies from `state` ends the game.
 pub fn ends_within<S: Game>(state: &S, plies: u32) -> bool {
@@ -755,82 +756,4 @@ pub fn merge(out: &Path, sources: &[PathBuf]) -> Result<String, String> {
         sources.len(),
         out.display()
     ))
-}
-
-/// Stones placed before the Pente position `flat` (flattened: side, captured
-/// `white,black`, rows): those on the board and those captured.
-fn pente_plies(flat: &str) -> Result<u32, String> {
-    let mut parts = flat.split('/');
-    let captured = parts.nth(1).ok_or_else(|| format!("`{flat}`: expected side/captured/rows"))?;
-    let mut stones = 0u32;
-    for n in captured.split(',') {
-        stones += n.parse::<u32>().map_err(|_| format!("`{captured}`: expected captured counts `white,black`"))?;
-    }
-    Ok(stones + parts.map(|row| row.chars().filter(|c| matches!(c, 'w' | 'b')).count() as u32).sum::<u32>())
-}
-
-/// `selfplay game-length`: learns the expected Pente game length from the
-/// normally ended games of `sources` and writes the table to `out`, with
-/// the command and the games it came from as comments.
-pub fn game_length(out: &Path, sources: &[PathBuf]) -> Result<String, String> {
-    let mut plies = Vec::new();
-    for dir in sources {
-        for game in record::games_in(dir)? {
-            if game.ending == "normal" || game.ending == "tiebreak" {
-                let opening = pente_plies(&game.opening).map_err(|e| format!("{}: {e}", dir.display()))?;
-                plies.push(opening + game.plies);
-            }
-        }
-    }
-    if plies.len() < engine::pente::length::MIN_GAMES_PER_ROW {
-        return Err(format!(
-            "{} finished games: expected at least {}",
-            plies.len(),
-            engine::pente::length::MIN_GAMES_PER_ROW
-        ));
-    }
-    let table = engine::pente::length::GameLength::learn(&plies);
-    let mean = f64::from(plies.iter().sum::<u32>()) / plies.len() as f64;
-    let comments = vec![
-        format!("made by: {}", std::env::args().collect::<Vec<_>>().join(" ")),
-        format!("from {} games, {mean:.1} plies on average", plies.len()),
-    ];
-    std::fs::write(out, table.to_text(&comments)).map_err(|e| format!("{}: cannot write: {e}", out.display()))?;
-    Ok(format!("wrote {} ({} games, {mean:.1} plies on average)", out.display(), plies.len()))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::protocol::ReversiProtocol;
-    use engine::reversi::{Size12, Variant};
-
-    /// Pair 40 of a duo12 run with seed 41 and 8 random plies drew this
-    /// opening before openings were checked; its games ended two plies later.
-    const DEAD_OPENING: &str = "O/............/............/.OOO......../..OOO......./.OX........./............/............/.........X../........XX../.......XOX../.......X..../.......X....";
-
-    #[test]
-    fn random_openings_that_end_within_two_plies_are_drawn_again() {
-        let protocol = ReversiProtocol::<Size12>::new(Variant::Duo12);
-        let dead = protocol.parse_flat(DEAD_OPENING).unwrap();
-        assert!(ends_within(&dead, OPENING_LOOKAHEAD) && !ends_within(&dead, 0));
-        assert!(!ends_within(&protocol.start(), OPENING_LOOKAHEAD));
-        let job = Job {
-            variant: "duo12".into(),
-            players: vec![],
-            schedule: Schedule::Gauntlet,
-            games: 2,
-            seed: 41,
-            openings: None,
-            random_plies: 8,
-            tc: 1.0,
-            sample_every: 1,
-            shard: None,
-        };
-        for k in 0..60 {
-            let drawn = opening(&protocol, &job, &[], k);
-            assert!(!ends_within(&drawn, OPENING_LOOKAHEAD), "pair {k}");
-            assert_ne!(protocol.flatten(&drawn), DEAD_OPENING);
-        }
-    }
 }

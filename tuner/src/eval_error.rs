@@ -9,11 +9,11 @@
 use crate::reversi::unflatten;
 use crate::run::columns::BOARD;
 use crate::run::seeded_draw;
-use engine::analysis::Budget;
 use engine::eval::{Evaluator, PatternEval, Registry, discs};
 use engine::reversi::{CompiledGeometry, Geometry, Position, ReversiEngine, Variant, reversi_engine};
 use engine_core::agent::Agent;
 use engine_core::game::Game;
+use engine_core::search::Budget;
 use engine_core::search::{EngineConfig, Objective};
 use std::path::PathBuf;
 

@@ -277,9 +277,10 @@ mod tests {
         use crate::reversi::ReversiModel;
         use crate::run::Model;
         use engine::eval::WeightSet;
+        use engine::matches::ReversiProtocol;
         use engine::reversi::{Position, Size6, Variant};
         use engine_core::game::Game;
-        use selfplay::protocol::{GameProtocol, ReversiProtocol};
+        use selfplay::protocol::GameProtocol;
         let model = ReversiModel::<Size6>::new(WeightSet::compiled(Variant::Othello6));
         let (mut features, mut packed) = (Dataset::new(), PackedDataset::new(&model));
         let mut rng = engine_core::mix::SplitMix(3);

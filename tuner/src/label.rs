@@ -254,8 +254,9 @@ fn format_label(discs: f64) -> String {
 mod tests {
     use super::*;
     use crate::testdata::{negamax, tiny_positions};
+    use engine::matches::ReversiProtocol;
     use engine::reversi::Size4;
-    use selfplay::protocol::{GameProtocol, ReversiProtocol};
+    use selfplay::protocol::GameProtocol;
 
     const VARIANT: Variant = Variant::Tiny4;
 

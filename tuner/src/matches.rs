@@ -88,7 +88,7 @@ pub fn play(
     options: &RunOptions,
     observe: impl FnMut(u64, u64, &str),
 ) -> Result<Summary, String> {
-    use selfplay::protocol::{PenteProtocol, ReversiProtocol};
+    use engine::matches::{PenteProtocol, ReversiProtocol};
     use selfplay::run::run_observed;
     match variant {
         WeightKey::Reversi(v) => {

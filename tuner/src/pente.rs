@@ -5,8 +5,9 @@
 
 use crate::run::Model;
 use engine::eval::{WeightKey, WeightSet};
+use engine::matches::PenteProtocol;
 use engine::pente::eval::features;
-use selfplay::protocol::{GameProtocol, PenteProtocol};
+use selfplay::protocol::GameProtocol;
 
 /// Largest magnitude of a Pente final score (a win counts 1).
 const PENTE_SCORE_SPAN: usize = 1;

@@ -110,9 +110,10 @@ mod tests {
     use super::*;
     use crate::packed::Packer;
     use engine::eval::{Evaluator, PatternEval};
+    use engine::matches::ReversiProtocol;
     use engine::reversi::Size8;
     use engine_core::game::Game;
-    use selfplay::protocol::{GameProtocol, ReversiProtocol};
+    use selfplay::protocol::GameProtocol;
 
     #[test]
     fn features_times_weights_is_the_engine_evaluation() {

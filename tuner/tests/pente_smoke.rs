@@ -3,8 +3,8 @@
 //! and compiled-in binary file load back; `tuner verify --variant pente` plays them through the match runner.
 
 use engine::eval::{WeightKey, WeightSet};
+use engine::matches::PenteProtocol;
 use engine::pente::eval::PenteEval;
-use selfplay::protocol::PenteProtocol;
 use selfplay::run::{Job, RunOptions, Schedule};
 use std::path::Path;
 use std::process::Command;

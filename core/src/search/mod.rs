@@ -39,6 +39,32 @@ pub const DEFAULT_TT_MB: usize = 64;
 /// bounds the search.
 pub const UNTIMED_MOVE_TIME: f64 = 1.0;
 
+/// What each position's search may spend.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Budget {
+    /// Iterative deepening to this depth, full width.
+    Depth(u32),
+    /// This many CPU seconds.
+    Seconds(f64),
+    /// About this many nodes.
+    Nodes(u64),
+    /// The exact game-theoretic value (games with an exact solver).
+    Exact,
+}
+
+impl Budget {
+    /// The search limits of this budget.
+    pub fn limits(self) -> Limits {
+        let limits = Limits { search_forced: true, ..Limits::default() };
+        match self {
+            Budget::Depth(d) => Limits { depth: Some(d), ..limits },
+            Budget::Seconds(s) => Limits { time: Some(TimePlan::fixed(s)), ..limits },
+            Budget::Nodes(n) => Limits { nodes: Some(n), ..limits },
+            Budget::Exact => Limits { solve: true, ..limits },
+        }
+    }
+}
+
 /// How an engine player searches: the limits of one move and its resources.
 /// Unset limits fall back to the game clock.
 #[derive(Clone, Debug, Default, PartialEq)]

@@ -4,13 +4,14 @@
 //! (see `engine::analysis`); the totals go to stderr.
 
 use clap::{ArgGroup, Parser};
-use engine::analysis::{self, Budget, EngineOptions, FULL_WIDTH_PERCENT, Source, disc_score};
+use engine::analysis::{self, EngineOptions, FULL_WIDTH_PERCENT, Source, disc_score};
 use engine::eval::WeightKey;
 use engine::pente::pente_engine;
 use engine::reversi::endgame_fit::EndgameFit;
 use engine::reversi::{CompiledGeometry, Position, Variant, reversi_engine};
 use engine::with_geometry;
 use engine_core::game::Game;
+use engine_core::search::Budget;
 use engine_core::search::probcut::ProbCutFit;
 use engine_core::search::{EngineConfig, Objective, Outcomes, SearchGame, SearchResult, quick_end};
 use std::path::PathBuf;

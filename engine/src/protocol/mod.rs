@@ -2,21 +2,18 @@
 //! the game masters write and read, parsed, validated and written here, so
 //! that the programs and `selfplay`'s game master share one implementation.
 //!
-//! This module owns the file names and the number format every protocol
-//! uses.
+//! This module owns the number format every protocol uses; the file names
+//! the game masters and agents share are the core's
+//! ([`engine_core::agent`]).
 
 pub mod duo;
 pub mod nboard;
 pub mod pente;
 
-/// The game master's input file.
-pub const INPUT_FILE: &str = "input.txt";
-/// The move file the game master reads.
-pub const OUTPUT_FILE: &str = "output.txt";
+pub use engine_core::agent::{CALIBRATION_FILE, INPUT_FILE, OUTPUT_FILE};
+
 /// State a Duo program keeps across the moves of one game.
 pub const PLAYDATA_FILE: &str = "playdata.txt";
-/// A machine's speed, written by `duo-calibrate`.
-pub const CALIBRATION_FILE: &str = "calibration.txt";
 
 /// Whether a program's arguments ask for its help text (`-h` or `--help`
 /// anywhere): the file-protocol programs take no other options worth a

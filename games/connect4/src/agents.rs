@@ -31,6 +31,7 @@ pub fn engine(config: EngineConfig) -> Result<Connect4Engine, String> {
     if let Some(path) = &config.weights {
         return Err(format!("{}: Connect Four takes no weights file", path.display()));
     }
+    config.check::<Position>()?;
     Ok(Engine::with_evaluator("connect4".into(), Box::new(WindowEval), config))
 }
 

@@ -12,11 +12,14 @@
 //! - [`agents`]: the engine as an [`engine_core::agent::Agent`], a random player
 //!   and a game loop;
 //! - [`perft`]: move, position and game counts checked against published
-//!   ones.
+//!   ones;
+//! - [`matches`]: the game's half of a `selfplay` match and its entry in
+//!   the programs' registry.
 
 pub mod agents;
 pub mod board;
 pub mod eval;
+pub mod matches;
 pub mod perft;
 pub mod search;
 

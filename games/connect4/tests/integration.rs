@@ -320,3 +320,47 @@ fn the_engine_beats_a_random_player() {
     let (engine, random, _) = match_score(&mut engine_at_depth(4), &mut random_agent(11), &starts);
     assert_eq!((engine, random), (4, 0));
 }
+
+/// A `selfplay` match through the match runner's public API: 20 games
+/// (colour-swapped pairs from random openings) between the engine at depth
+/// 5 and at depth 1, written to `games.csv`; the deeper engine wins the
+/// match, and the games read back as Connect Four positions.
+#[test]
+fn a_selfplay_match_between_two_engine_settings_writes_its_games() {
+    use connect4::matches::Connect4Protocol;
+    use selfplay::protocol::GameProtocol;
+    use selfplay::record;
+    use selfplay::run::{self, Job, RunOptions, Schedule};
+    let out = std::env::temp_dir().join(format!("connect4-match-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let job = Job {
+        variant: "connect4".into(),
+        players: vec!["engine:depth=5,tt=4".into(), "engine:depth=1,tt=4".into()],
+        schedule: Schedule::RoundRobin,
+        games: 20,
+        seed: 1,
+        openings: None,
+        random_plies: 2,
+        tc: 60.0,
+        sample_every: 1,
+        shard: None,
+    };
+    let options = RunOptions { out: out.clone(), threads: 2, sprt: None, command: vec!["test".into()], quiet: true };
+    let summary = run::run(&Connect4Protocol, &job, &options).unwrap();
+    assert_eq!(summary.games, 20);
+    let games = record::games_in(&out).unwrap();
+    assert_eq!(games.len(), 20);
+    let deep_points: f64 = games
+        .iter()
+        .map(|g| {
+            let black = g.black_points().expect("a finished game");
+            if g.black.contains("depth=5") { black } else { 1.0 - black }
+        })
+        .sum();
+    assert!(deep_points >= 15.0, "depth 5 scored {deep_points} of 20");
+    for g in &games {
+        let opening = Connect4Protocol.parse_flat(&g.opening).unwrap();
+        assert_eq!(opening.plies(), 2, "{}", g.opening);
+    }
+    let _ = std::fs::remove_dir_all(&out);
+}

@@ -2,11 +2,12 @@
 //! and external agents (shell scripts) refereed through the Pente file
 //! protocol: legal play by the full rules, and forfeits.
 
+use engine::matches::PenteProtocol;
 use engine::pente::{Cell, PentePosition};
 use engine_core::game::{Color, Game};
 use selfplay::game::{GameSetup, play_game};
 use selfplay::player::{PlayerSpec, Seat};
-use selfplay::protocol::{GameProtocol, PenteProtocol};
+use selfplay::protocol::GameProtocol;
 use selfplay::record::{self, GameRecord, PositionRecord};
 use selfplay::run::{self, Job, RunOptions, Schedule};
 use std::fs;

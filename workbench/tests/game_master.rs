@@ -2,13 +2,14 @@
 //! legal play through the file protocol, each way of losing by forfeit,
 //! passes the agent never sees, and the end-of-game scoring rules.
 
+use engine::matches::ReversiProtocol;
 use engine::reference::ReversiMinimax;
 use engine::reversi::{Position, Size4, Size12, Variant};
 use engine_core::agent::{Agent, Clock, RandomAgent};
 use engine_core::game::{Color, Game};
 use selfplay::game::{GameSetup, play_game};
 use selfplay::player::{PlayerSpec, Seat};
-use selfplay::protocol::{GameProtocol, ReversiProtocol};
+use selfplay::protocol::GameProtocol;
 use selfplay::record::GameRecord;
 use std::fs;
 use std::os::unix::fs::PermissionsExt;

@@ -4,5 +4,6 @@
 mod game_master;
 mod nboard;
 mod pente;
+mod registry;
 mod runs;
 mod suites;

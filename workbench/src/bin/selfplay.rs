@@ -3,13 +3,11 @@
 //! Without arguments: the default self-play job (book: programs/selfplay.md).
 
 use clap::{Args, Parser, Subcommand};
-use engine::with_geometry;
-use selfplay::export;
-use selfplay::openings::{LOOKAHEAD, PLAYOUT_DEPTH, SuiteGame, SuiteSpec, make_suite};
-use selfplay::protocol::{GameChoice, PenteProtocol, ReversiProtocol};
+use engine::matches::{pente, reversi};
+use selfplay::openings::{LOOKAHEAD, SuiteSpec};
 use selfplay::run::{self, Job, RunOptions, Schedule, Shard};
 use selfplay::stats::Sprt;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// Parallel match runner: engine vs engine, engine vs reference agents or
@@ -58,9 +56,9 @@ enum Command {
     /// whose shallow-search score is within ±WINDOW, one per symmetry class,
     /// for --openings.
     Openings {
-        /// A Reversi variant or pente.
+        /// A registered variant (see --variant of a match).
         #[arg(long)]
-        variant: GameChoice,
+        variant: String,
         /// Random plies from the start.
         #[arg(long, default_value_t = 8)]
         plies: u32,
@@ -94,9 +92,10 @@ enum Command {
 
 #[derive(Args)]
 struct RunArgs {
-    /// Variant: tiny4, othello6, othello8, othello10, othello12, duo12 or pente.
+    /// Variant: tiny4, othello6, othello8, othello10, othello12, duo12,
+    /// pente or connect4 (every game of the registry, workbench::GAMES).
     #[arg(long, default_value = "duo12")]
-    variant: GameChoice,
+    variant: String,
     /// First player: engine[:depth=D,nodes=N,movetime=S,tc=S,tt=MB,weights=FILE,nps=N,eval=E,objective=wins|discs,PARAM=V],
     /// classic[:same keys] (the classic heuristic), random, minimax, or
     /// cmd:PROGRAM [ARGS][;tc=S][;calibrate=PROGRAM [ARGS]].
@@ -147,16 +146,12 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Some(Command::Merge { out, sources }) => run::merge(&out, &sources).map(|text| println!("{text}")),
-        Some(Command::Export { obf, sources }) => export::export_obf(&obf, &sources).map(|text| println!("{text}")),
-        Some(Command::GameLength { out, sources }) => run::game_length(&out, &sources).map(|text| println!("{text}")),
+        Some(Command::Export { obf, sources }) => reversi::export_obf(&obf, &sources).map(|text| println!("{text}")),
+        Some(Command::GameLength { out, sources }) => pente::game_length(&out, &sources).map(|text| println!("{text}")),
         Some(Command::Openings { variant, plies, window, count, depth, seed, lookahead, playout, out }) => {
             let spec = SuiteSpec { plies, window, count, depth, seed, lookahead, playout };
-            match variant {
-                GameChoice::Reversi(v) => {
-                    with_geometry!(v, G => write_suite(&ReversiProtocol::<G>::new(v), &spec, &out))
-                }
-                GameChoice::Pente => write_suite(&PenteProtocol, &spec, &out),
-            }
+            let command: Vec<String> = std::env::args().collect();
+            workbench::game(&variant).and_then(|g| g.write_suite(&variant, &spec, &out, &command))
         }
         None => run_match(cli.run),
     };
@@ -169,50 +164,14 @@ fn main() -> ExitCode {
     }
 }
 
-fn write_suite<P: SuiteGame>(protocol: &P, spec: &SuiteSpec, out: &Path) -> Result<(), String> {
-    let suite = make_suite(protocol, spec)?;
-    if suite.len() < spec.count {
-        eprintln!("selfplay: only {} balanced positions found (of {} wanted)", suite.len(), spec.count);
-    }
-    // The program by its name alone: the command reads the same from any build folder.
-    let command: Vec<String> = std::env::args()
-        .enumerate()
-        .map(
-            |(i, a)| {
-                if i == 0 { Path::new(&a).file_name().map_or(a.clone(), |f| f.to_string_lossy().into()) } else { a }
-            },
-        )
-        .collect();
-    let mut text = format!("# made by: {}\n", command.join(" "));
-    text += &format!(
-        "# {}: {} positions {} random plies deep, depth-{} score within ±{} {}, one per symmetry class\n",
-        protocol.variant(),
-        suite.len(),
-        spec.plies,
-        spec.depth,
-        spec.window,
-        P::UNIT
-    );
-    if spec.lookahead != LOOKAHEAD || spec.playout != 0 {
-        text += &format!(
-            "# no line of {} plies ends the game, nor {} plies of the engine's depth-{PLAYOUT_DEPTH} play\n",
-            spec.lookahead, spec.playout
-        );
-    }
-    for entry in &suite {
-        text += &entry.flat;
-        text.push('\n');
-    }
-    std::fs::write(out, text).map_err(|e| format!("{}: cannot write: {e}", out.display()))
-}
-
 fn run_match(args: RunArgs) -> Result<(), String> {
     if !(args.tc.is_finite() && args.tc > 0.0) {
         return Err(format!("--tc {}: expected a positive number of seconds", args.tc));
     }
     let players = if args.players.is_empty() { vec![args.a, args.b] } else { args.players };
+    let game = workbench::game(&args.variant)?;
     let job = Job {
-        variant: args.variant.name().to_string(),
+        variant: args.variant.clone(),
         players,
         schedule: args.schedule,
         games: args.games,
@@ -226,12 +185,7 @@ fn run_match(args: RunArgs) -> Result<(), String> {
     let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let options =
         RunOptions { out: args.out, threads, sprt: args.sprt, command: std::env::args().collect(), quiet: false };
-    let summary = match args.variant {
-        GameChoice::Reversi(variant) => {
-            engine::with_geometry!(variant, G => run::run(&ReversiProtocol::<G>::new(variant), &job, &options))?
-        }
-        GameChoice::Pente => run::run(&PenteProtocol, &job, &options)?,
-    };
+    let summary = game.run(&job, &options)?;
     print!("{}", summary.report);
     if summary.stopped_early && summary.sprt_decided {
         println!("stopped early: the SPRT reached its verdict after {} games", summary.games);

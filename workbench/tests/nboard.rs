@@ -4,8 +4,8 @@
 //! answer an illegal move, no move at all or never `pong` lose each game
 //! while the run goes on.
 
+use engine::matches::ReversiProtocol;
 use engine::reversi::{Size8, Variant};
-use selfplay::protocol::ReversiProtocol;
 use selfplay::record::{self, GameRecord};
 use selfplay::run::{self, Job, RunOptions, Schedule};
 use std::fs;

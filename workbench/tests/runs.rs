@@ -1,8 +1,8 @@
 //! Whole runs: determinism, resume after a kill or Ctrl-C, forfeits that do
 //! not stop a run, shards and merge, SPRT early stop, and the pinned RNG.
 
+use engine::matches::ReversiProtocol;
 use rand::Rng;
-use selfplay::protocol::ReversiProtocol;
 use selfplay::record::{self, GameRecord};
 use selfplay::run::{self, Job, RunOptions, Schedule, Shard};
 use selfplay::stats::Sprt;
