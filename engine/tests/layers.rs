@@ -455,46 +455,57 @@ fn no_module_imports_a_module_that_imports_it_back() {
     assert!(found.is_empty(), "import circles: {found:?}");
 }
 
-#[test]
-fn the_circle_check_sees_a_circle() {
-    let dir = std::env::temp_dir().join(format!("layers-test-{}", std::process::id()));
+/// The circles of a crate made of `files` (path, text) in a temporary
+/// folder, each as its modules' last names, sorted.
+fn circles_of(name: &str, files: &[(&str, &str)]) -> Vec<Vec<String>> {
+    let dir = std::env::temp_dir().join(format!("layers-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(dir.join("a")).unwrap();
-    std::fs::write(dir.join("lib.rs"), "pub mod a;\npub mod b;\n").unwrap();
-    std::fs::write(dir.join("a/mod.rs"), "pub mod c;\npub use c::Z;\npub struct X;\n").unwrap();
-    std::fs::write(dir.join("a/c.rs"), "use crate::{b::{self, Y as Class}};\npub struct Z;\n").unwrap();
-    std::fs::write(
-        dir.join("b.rs"),
-        "// use crate::a::c::Z;\npub struct Y(pub super::a::X);\nfn f() -> crate::a::c::Z { todo!() }\n",
-    )
-    .unwrap();
+    for (path, text) in files {
+        let path = dir.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
     let found = circles(&dir);
     let _ = std::fs::remove_dir_all(&dir);
-    assert_eq!(found.len(), 1, "{found:?}");
-    let mut names: Vec<_> = found[0].iter().map(|m| m.rsplit("::").next().unwrap().to_string()).collect();
-    names.sort();
-    assert_eq!(names, ["b", "c"]);
+    found
+        .iter()
+        .map(|circle| {
+            let mut names: Vec<_> = circle.iter().map(|m| m.rsplit("::").next().unwrap().to_string()).collect();
+            names.sort();
+            names
+        })
+        .collect()
+}
+
+#[test]
+fn the_circle_check_sees_a_circle() {
+    let found = circles_of(
+        "circle",
+        &[
+            ("lib.rs", "pub mod a;\npub mod b;\n"),
+            ("a/mod.rs", "pub mod c;\npub use c::Z;\npub struct X;\n"),
+            ("a/c.rs", "use crate::{b::{self, Y as Class}};\npub struct Z;\n"),
+            ("b.rs", "// use crate::a::c::Z;\npub struct Y(pub super::a::X);\nfn f() -> crate::a::c::Z { todo!() }\n"),
+        ],
+    );
+    assert_eq!(found, [["b", "c"]]);
 }
 
 #[test]
 fn the_circle_check_follows_re_exports_and_reads_past_test_modules() {
     // `a` imports `crate::b::Y`, which `b` re-exports from `c`; `c` names
     // `crate::a::X` after a test module: a circle between `a` and `c`.
-    let dir = std::env::temp_dir().join(format!("layers-reexport-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("lib.rs"), "pub mod a;\npub mod b;\npub mod c;\n").unwrap();
-    std::fs::write(dir.join("a.rs"), "use crate::b::Y;\npub struct X(Y);\n").unwrap();
-    std::fs::write(dir.join("b.rs"), "pub use crate::c::Y;\n").unwrap();
-    std::fs::write(
-        dir.join("c.rs"),
-        "pub struct Y;\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn t() {}\n}\nfn f() -> crate::a::X { todo!() }\n",
-    )
-    .unwrap();
-    let found = circles(&dir);
-    let _ = std::fs::remove_dir_all(&dir);
-    assert_eq!(found.len(), 1, "{found:?}");
-    let mut names: Vec<_> = found[0].iter().map(|m| m.rsplit("::").next().unwrap().to_string()).collect();
-    names.sort();
-    assert_eq!(names, ["a", "c"]);
+    let found = circles_of(
+        "reexport",
+        &[
+            ("lib.rs", "pub mod a;\npub mod b;\npub mod c;\n"),
+            ("a.rs", "use crate::b::Y;\npub struct X(Y);\n"),
+            ("b.rs", "pub use crate::c::Y;\n"),
+            (
+                "c.rs",
+                "pub struct Y;\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn t() {}\n}\nfn f() -> crate::a::X { todo!() }\n",
+            ),
+        ],
+    );
+    assert_eq!(found, [["a", "c"]]);
 }

@@ -24,6 +24,14 @@ pub struct ParamInfo {
     pub doc: &'static str,
 }
 
+impl ParamInfo {
+    /// The start of this parameter's row in the book's tables
+    /// (docs/src/engine/parameters.md): name, default and range.
+    pub fn book_row(&self) -> String {
+        format!("| `{}` | {:?} | {:?}-{:?} |", self.name, self.default, self.min, self.max)
+    }
+}
+
 /// The confidences of the selective solves that lead to an exact one, in
 /// tenths of a standard deviation: cuts right 73%, 87%, 95%, 98% and 99% of
 /// the time, two-sided (the ladder strong Othello engines use);
@@ -345,8 +353,7 @@ mod tests {
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/src/engine/parameters.md");
         let chapter = std::fs::read_to_string(path).expect("the book's parameter chapter");
         for p in SearchParams::REGISTRY {
-            let row = format!("| `{}` | {:?} | {:?}-{:?} |", p.name, p.default, p.min, p.max);
-            assert!(chapter.contains(&row), "docs/src/engine/parameters.md lacks the row {row}");
+            assert!(chapter.contains(&p.book_row()), "docs/src/engine/parameters.md lacks the row {}", p.book_row());
         }
     }
 
