@@ -86,19 +86,26 @@ fn selectivity_never_changes_an_exact_result() {
     }
 }
 
+/// Solves climb the whole ladder of selective solves first.
+const LADDER_FROM_THE_START: SearchParams = SearchParams { solve_first_confidence: 0.0, ..SearchParams::DEFAULT };
+
+/// A solver whose selective paths (ProbCut, the table, the shallow walk)
+/// all start within the few empties of 6x6 test positions.
+const SMALL_BOARD_SOLVER: ReversiParams = ReversiParams {
+    endgame_probcut_empties: 5.0,
+    endgame_probcut_depth: 1.0,
+    endgame_table_empties: 5.0,
+    endgame_shallow_empties: 4.0,
+    ..ReversiParams::DEFAULT
+};
+
 #[test]
 fn the_ladder_starts_only_with_enough_plies_to_go() {
     // `solve.ladder_plies`: with fewer plies to go the exact solve runs
     // alone (the same tree as with no ladder), with as many the selective
     // solves run first; the score is exact either way.
-    let ladder = SearchParams { solve_first_confidence: 0.0, ..SearchParams::DEFAULT };
-    let solver = ReversiParams {
-        endgame_probcut_empties: 5.0,
-        endgame_probcut_depth: 1.0,
-        endgame_table_empties: 5.0,
-        endgame_shallow_empties: 4.0,
-        ..ReversiParams::DEFAULT
-    };
+    let ladder = LADDER_FROM_THE_START;
+    let solver = SMALL_BOARD_SOLVER;
     let alone = SearchParams { solve_first_confidence: params::SOLVE_CONFIDENCES.len() as f64, ..ladder };
     let mut rng = ChaCha8Rng::seed_from_u64(37);
     let mut checked = 0;
@@ -133,15 +140,8 @@ fn selective_solves_cut_and_leave_the_exact_solve_exact() {
     // that their cuts go wrong; an exact solve on the same table after them
     // must not trust their entries, and the searcher's ladder of solves
     // must end at the minimax value.
-    let ladder = SearchParams { solve_first_confidence: 0.0, ..SearchParams::DEFAULT };
-    let narrow = ReversiParams {
-        endgame_probcut_empties: 5.0,
-        endgame_probcut_depth: 1.0,
-        endgame_probcut_sigma: 0.01,
-        endgame_table_empties: 5.0,
-        endgame_shallow_empties: 4.0,
-        ..ReversiParams::DEFAULT
-    };
+    let ladder = LADDER_FROM_THE_START;
+    let narrow = ReversiParams { endgame_probcut_sigma: 0.01, ..SMALL_BOARD_SOLVER };
     let eval = PatternEval::<Size6>::compiled(Variant::Othello6);
     let mut rng = ChaCha8Rng::seed_from_u64(31);
     let (mut wrong, mut checked) = (0, 0);
