@@ -8,7 +8,8 @@
 //!    (clocks), `memory` (huge-page arrays for tables and weights), [`mix`]
 //!    (the one small deterministic generator and hash);
 //! 2. [`game`]: the trait every search sees; [`eval`]: the evaluation
-//!    contract and its score units;
+//!    contract and its score units; [`weights`]: weight layouts and the
+//!    weight files of every game;
 //! 3. [`agent`]: the player contract (agents, clocks, decisions);
 //! 4. [`search`]: the generic search, its time plan, Multi-ProbCut and the
 //!    parameter registry.
@@ -28,5 +29,6 @@ pub mod mix;
 pub mod search;
 #[cfg(test)]
 mod testing;
+pub mod weights;
 
 pub use cpu::{CODE_PATH_VARIABLE, code_path_name, has_avx512_path, has_fast_path};

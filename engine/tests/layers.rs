@@ -352,7 +352,7 @@ type Layers = &'static [&'static [&'static str]];
 
 /// The core's layers.
 const CORE_LAYERS: Layers =
-    &[&["bitboard", "cpu", "cputime", "memory", "mix"], &["game", "eval"], &["agent"], &["search"]];
+    &[&["bitboard", "cpu", "cputime", "memory", "mix"], &["game", "eval", "weights"], &["agent"], &["search"]];
 
 /// The engine's layers (the games on the core). Each game's search glue
 /// (`reversi::search`, `pente::threats`, ..) sits above its evaluation.

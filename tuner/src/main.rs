@@ -517,8 +517,9 @@ fn convert(args: &ConvertArgs) -> Result<(), String> {
     let bytes = std::fs::read(&args.from).map_err(|e| format!("{shown}: {e}"))?;
     // A binary source's own notes (what made those weights) carry over.
     let mut source_notes = Vec::new();
-    let (set, zeroed) = if WeightSet::is_binary(&bytes) {
-        source_notes = WeightSet::binary_notes(&bytes).into_iter().map(|n| format!("source: {n}")).collect();
+    let (set, zeroed) = if engine::eval::weights::is_binary(&bytes) {
+        source_notes =
+            engine::eval::weights::binary_notes(&bytes).into_iter().map(|n| format!("source: {n}")).collect();
         (WeightSet::parse_binary(&bytes, &shown)?, Vec::new())
     } else {
         let text = String::from_utf8(bytes).map_err(|_| format!("{shown}: expected a text or binary weights file"))?;

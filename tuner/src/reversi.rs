@@ -26,7 +26,7 @@ impl<G: Geometry> ReversiModel<G> {
     /// The model of the variant of `start` (Reversi weights), whose board
     /// must be `G`.
     pub fn new(start: WeightSet) -> Self {
-        let variant = start.variant().expect("Reversi weights for a Reversi model");
+        let variant = start.key.variant().expect("Reversi weights for a Reversi model");
         let canonical = start.key.layout().canonical_map();
         ReversiModel { variant, features: Features::new(variant), canonical, start: start.tied() }
     }

@@ -12,10 +12,11 @@
 
 pub mod classic;
 pub mod hand;
-pub mod layout;
 pub mod pattern;
 pub mod registry;
 pub mod weights;
+
+pub use engine_core::weights::layout;
 
 pub use classic::ClassicEval;
 pub use layout::Layout;

@@ -124,6 +124,14 @@ impl WeightKey {
         }
     }
 
+    /// The Reversi variant of the key (`None` for Pente).
+    pub const fn variant(self) -> Option<Variant> {
+        match self {
+            WeightKey::Reversi(v) => Some(v),
+            WeightKey::Pente => None,
+        }
+    }
+
     /// The layout of the key's weights.
     pub fn layout(self) -> &'static Layout {
         match self {

@@ -1,44 +1,20 @@
-//! Weight sets of the pattern evaluations (every Reversi variant and Pente):
-//! the compiled-in sets (one generated binary file per [`WeightKey`] in
-//! `engine/weights/`, the only place weights live, included as bytes so that
-//! no table is ever compiled as code), the plain-text weights file read at
-//! run time and used for exchange, and the readers and writers of both.
-//!
-//! Binary form (`format pattern-weights-binary 2`): a text header of lines,
-//! the format line, `variant NAME`, `values COUNT`, then `# ` lines saying
-//! which command made the file and from what; an empty line; then exactly
-//! `COUNT` little-endian `i16` values: the canonical entries of the layout
-//! in registry order ([`Layout::pack`]: one value per orbit of a
-//! self-symmetric table), each standing for its whole orbit. Version 1 (one
-//! value per entry, orbits stored apart) is still read.
-//!
-//! Text form (`format pattern-weights 1`): `#` comment lines and blank lines
-//! are ignored; then a `format pattern-weights 1` line, a `variant NAME`
-//! line (a Reversi variant or `pente`), and for every phase and table of the
-//! key's [`Layout`] a section
-//! `table PHASE NAME` followed by exactly that table's number of integers
-//! (whitespace separated, any line breaks). Sections may come in any order;
-//! each must appear once.
+//! The weight sets of the pattern evaluations (every Reversi variant and
+//! Pente): their key ([`WeightKey`] as a [`WeightKind`]) and the
+//! compiled-in sets, one generated binary file per key in
+//! `engine/weights/`, the only place weights live, included as bytes so
+//! that no table is ever compiled as code. The file forms are the core's
+//! ([`engine_core::weights`]).
 
 use super::layout::Layout;
 use super::registry::{POSITIONAL, WeightKey};
 use crate::reversi::Variant;
-use std::fmt::Write as _;
-use std::path::Path;
+pub use engine_core::weights::{
+    BINARY_FORMAT_LINE, BINARY_FORMAT_LINE_V1, FORMAT_LINE, WeightKind, binary_notes, is_binary,
+};
 use std::sync::OnceLock;
 
-/// The first line of a weights file (after comments).
-pub const FORMAT_LINE: &str = "format pattern-weights 1";
-
-/// The first line of a binary weights file (packed by symmetry).
-pub const BINARY_FORMAT_LINE: &str = "format pattern-weights-binary 2";
-
-/// The first line of a binary weights file of the first version: every
-/// entry stored, still read.
-pub const BINARY_FORMAT_LINE_V1: &str = "format pattern-weights-binary 1";
-
-/// What the first line of every version of the binary form starts with.
-const BINARY_FORMAT_PREFIX: &str = "format pattern-weights-binary ";
+/// A weight set of a Reversi variant or of Pente.
+pub type WeightSet = engine_core::weights::WeightSet<WeightKey>;
 
 /// Where the compiled-in binary weight files live, from the engine crate.
 pub const COMPILED_DIR: &str = "weights";
@@ -62,10 +38,6 @@ pub fn compiled_bytes(key: WeightKey) -> &'static [u8] {
     }
 }
 
-/// Entries per line for pattern tables in both written forms (three base-3
-/// digits vary along a line).
-const PATTERN_LINE: usize = 27;
-
 /// The compiled-in weights of `key`, in registry order (decoded once).
 ///
 /// # Panics
@@ -76,331 +48,31 @@ pub fn compiled(key: impl Into<WeightKey>) -> &'static [i16] {
     static DECODED: [OnceLock<Vec<i16>>; WeightKey::ALL.len()] = [const { OnceLock::new() }; WeightKey::ALL.len()];
     let key = key.into();
     let slot = WeightKey::ALL.iter().position(|&k| k == key).expect("every key is in WeightKey::ALL");
-    DECODED[slot].get_or_init(|| {
-        let origin = format!("engine/{COMPILED_DIR}/{}", compiled_file_name(key));
-        match WeightSet::parse_binary(compiled_bytes(key), &origin) {
-            Ok(set) if set.key == key => set.values,
-            Ok(set) => panic!("{origin}: holds the weights of {}, expected {key}", set.key),
-            Err(e) => panic!("{e}: regenerate it"),
-        }
-    })
+    DECODED[slot].get_or_init(|| engine_core::weights::decode_compiled(key, compiled_bytes(key)))
 }
 
-/// What the text parser does with a table the file lacks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Missing {
-    /// An error naming the first one.
-    Refuse,
-    /// Zeros, and the table is reported.
-    Zero,
-}
+impl WeightKind for WeightKey {
+    const LAYOUT_SOURCE: &'static str = "engine::eval::registry";
+    const COMPILED_DIR: &'static str = "engine/weights";
 
-/// A full weight set of one [`WeightKey`], in registry order.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct WeightSet {
-    /// What the weights are for.
-    pub key: WeightKey,
-    /// One value per registry weight.
-    pub values: Vec<i16>,
-}
-
-/// Lengths of the written lines of a table: one line per triangle row for
-/// a Reversi positional table, [`PATTERN_LINE`] entries for long tables.
-fn line_lengths(key: WeightKey, layout: &Layout, table: usize) -> Vec<usize> {
-    let len = layout.tables[table].len;
-    match key {
-        WeightKey::Reversi(v) if table == POSITIONAL => {
-            let h = v.size() / 2;
-            (0..h).map(|r| h - r).collect()
-        }
-        _ if len >= PATTERN_LINE => vec![PATTERN_LINE; len / PATTERN_LINE],
-        _ => vec![len],
-    }
-}
-
-impl WeightSet {
-    /// The compiled-in weights of `key`.
-    pub fn compiled(key: impl Into<WeightKey>) -> Self {
-        let key = key.into();
-        WeightSet { key, values: compiled(key).to_vec() }
+    fn layout(self) -> &'static Layout {
+        WeightKey::layout(self)
     }
 
-    /// The Reversi variant the weights are for (`None` for Pente).
-    pub const fn variant(&self) -> Option<Variant> {
-        match self.key {
-            WeightKey::Reversi(v) => Some(v),
-            WeightKey::Pente => None,
-        }
+    fn compiled(self) -> &'static [i16] {
+        compiled(self)
     }
 
-    /// Checks the length and every value against the registry.
-    pub fn validate(&self) -> Result<(), String> {
-        let reg = self.key.layout();
-        if self.values.len() != reg.len() {
-            return Err(format!("{} weights, expected {} for {}", self.values.len(), reg.len(), self.key));
-        }
-        // Table by table (a program checks its compiled-in weights at every
-        // start, within the 0.01 s it may have left).
-        for phase in 0..reg.phases {
-            for (table, t) in reg.tables.iter().enumerate() {
-                let start = reg.index(phase, table, 0);
-                let values = &self.values[start..start + t.len];
-                if let Some(entry) = values.iter().position(|&v| !(t.min..=t.max).contains(&i32::from(v))) {
-                    let v = values[entry];
-                    return Err(format!(
-                        "phase {phase} table {} entry {entry}: {v} outside {}..={}",
-                        t.name, t.min, t.max
-                    ));
-                }
+    /// One line per triangle row for a Reversi positional table,
+    /// the core's lines for every other table.
+    fn line_lengths(self, layout: &Layout, table: usize) -> Vec<usize> {
+        match self {
+            WeightKey::Reversi(v) if table == POSITIONAL => {
+                let h = v.size() / 2;
+                (0..h).map(|r| h - r).collect()
             }
+            _ => engine_core::weights::pattern_lines(layout.tables[table].len),
         }
-        Ok(())
-    }
-
-    /// Calls `line(phase, table, values)` for every written line, in order,
-    /// and `section(phase, table)` before each table.
-    fn for_each_line(&self, mut section: impl FnMut(usize, usize), mut line: impl FnMut(&[i16])) {
-        let reg = self.key.layout();
-        for phase in 0..reg.phases {
-            for table in 0..reg.tables.len() {
-                section(phase, table);
-                let mut at = reg.index(phase, table, 0);
-                for len in line_lengths(self.key, reg, table) {
-                    line(&self.values[at..at + len]);
-                    at += len;
-                }
-            }
-        }
-    }
-
-    /// The text form (see the module documentation).
-    pub fn to_text(&self) -> String {
-        let reg = self.key.layout();
-        let mut out = String::new();
-        out.push_str("# Pattern evaluation weights; layout: engine::eval::registry.\n");
-        let _ = writeln!(out, "{FORMAT_LINE}\nvariant {}", self.key);
-        let out = std::cell::RefCell::new(out);
-        self.for_each_line(
-            |phase, table| {
-                let _ = writeln!(out.borrow_mut(), "table {phase} {}", reg.tables[table].name);
-            },
-            |values| {
-                let mut o = out.borrow_mut();
-                let text: Vec<String> = values.iter().map(i16::to_string).collect();
-                let _ = writeln!(o, "{}", text.join(" "));
-            },
-        );
-        out.into_inner()
-    }
-
-    /// Parses the text form; errors name `origin`, the line and what was
-    /// expected.
-    pub fn parse(text: &str, origin: &str) -> Result<Self, String> {
-        Self::parse_tables(text, origin, Missing::Refuse).map(|(set, _)| set)
-    }
-
-    /// Parses the text form of a set made for an older layout of its key:
-    /// tables the registry has gained since are filled with zeros and
-    /// named (`PHASE NAME`) in the second value. Every other rule of
-    /// [`WeightSet::parse`] holds.
-    pub fn parse_filling(text: &str, origin: &str) -> Result<(Self, Vec<String>), String> {
-        Self::parse_tables(text, origin, Missing::Zero)
-    }
-
-    fn parse_tables(text: &str, origin: &str, missing: Missing) -> Result<(Self, Vec<String>), String> {
-        let err = |line: usize, msg: String| format!("{origin}: line {line}: {msg}");
-        let mut lines = text
-            .lines()
-            .enumerate()
-            .map(|(i, l)| (i + 1, l.trim()))
-            .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'));
-        let (n, first) = lines.next().ok_or_else(|| err(1, format!("expected `{FORMAT_LINE}`, found end of file")))?;
-        if first != FORMAT_LINE {
-            return Err(err(n, format!("expected `{FORMAT_LINE}`, found `{first}`")));
-        }
-        let (n, vline) = lines.next().ok_or_else(|| err(n + 1, "expected `variant NAME`, found end of file".into()))?;
-        let key: WeightKey = vline
-            .strip_prefix("variant ")
-            .ok_or_else(|| err(n, format!("expected `variant NAME`, found `{vline}`")))?
-            .trim()
-            .parse()
-            .map_err(|e| err(n, e))?;
-        let reg = key.layout();
-        let mut values = vec![0i16; reg.len()];
-        let mut seen = vec![false; reg.phases * reg.tables.len()];
-        // (start index, table spec, values read, header line) of the open section.
-        let mut open: Option<(usize, usize, usize, usize)> = None;
-        let close = |open: Option<(usize, usize, usize, usize)>| -> Result<(), String> {
-            if let Some((_, table, read, line)) = open {
-                let t = &reg.tables[table];
-                if read != t.len {
-                    return Err(err(line, format!("table {} has {read} values, expected {}", t.name, t.len)));
-                }
-            }
-            Ok(())
-        };
-        let mut last = 0;
-        for (n, l) in lines {
-            last = n;
-            if let Some(rest) = l.strip_prefix("table ") {
-                close(open)?;
-                let mut parts = rest.split_whitespace();
-                let phase = parts.next().and_then(|p| p.parse::<usize>().ok()).filter(|&p| p < reg.phases);
-                let phase = phase.ok_or_else(|| err(n, format!("expected a phase 0..{} after `table`", reg.phases)))?;
-                let name = parts.next().unwrap_or("");
-                let table = reg.table(name).ok_or_else(|| err(n, format!("unknown table `{name}` for {key}")))?;
-                if parts.next().is_some() {
-                    return Err(err(n, "expected `table PHASE NAME`, found more".into()));
-                }
-                let slot = phase * reg.tables.len() + table;
-                if std::mem::replace(&mut seen[slot], true) {
-                    return Err(err(n, format!("table {phase} {name} appears twice")));
-                }
-                open = Some((reg.index(phase, table, 0), table, 0, n));
-                continue;
-            }
-            let Some((start, table, read, header)) = open.as_mut() else {
-                return Err(err(n, format!("expected `table PHASE NAME`, found `{l}`")));
-            };
-            let t = &reg.tables[*table];
-            for word in l.split_whitespace() {
-                let v: i32 = word.parse().map_err(|_| err(n, format!("expected an integer, found `{word}`")))?;
-                if !(t.min..=t.max).contains(&v) {
-                    return Err(err(n, format!("{v} outside {}..={} of table {}", t.min, t.max, t.name)));
-                }
-                if *read >= t.len {
-                    return Err(err(n, format!("table {} (line {header}) has more than {} values", t.name, t.len)));
-                }
-                values[*start + *read] = v as i16;
-                *read += 1;
-            }
-        }
-        close(open)?;
-        let absent: Vec<String> = (0..seen.len())
-            .filter(|&slot| !seen[slot])
-            .map(|slot| {
-                let (phase, table) = (slot / reg.tables.len(), slot % reg.tables.len());
-                format!("{phase} {}", reg.tables[table].name)
-            })
-            .collect();
-        match (missing, absent.first()) {
-            (Missing::Refuse, Some(first)) => Err(err(last + 1, format!("missing table {first}"))),
-            _ => Ok((WeightSet { key, values }, absent)),
-        }
-    }
-
-    /// Reads a weights file.
-    pub fn load(path: &Path) -> Result<Self, String> {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        Self::parse(&text, &path.display().to_string())
-    }
-
-    /// Reads a weights file made for an older layout (see
-    /// [`WeightSet::parse_filling`]).
-    pub fn load_filling(path: &Path) -> Result<(Self, Vec<String>), String> {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        Self::parse_filling(&text, &path.display().to_string())
-    }
-
-    /// Writes the text form to `path`.
-    pub fn save(&self, path: &Path) -> Result<(), String> {
-        std::fs::write(path, self.to_text()).map_err(|e| format!("{}: {e}", path.display()))
-    }
-
-    /// True when `bytes` start like the binary form (any version).
-    pub fn is_binary(bytes: &[u8]) -> bool {
-        bytes.starts_with(BINARY_FORMAT_PREFIX.as_bytes())
-    }
-
-    /// The same weights with every orbit of a self-symmetric table at the
-    /// mean of its entries ([`Layout::tie`]): what the binary form keeps.
-    pub fn tied(&self) -> Self {
-        let mut values = self.values.clone();
-        self.key.layout().tie(&mut values);
-        WeightSet { key: self.key, values }
-    }
-
-    /// The binary form (see the module doc), with `notes` as its `# ` lines
-    /// (the command that made it first). Orbits whose entries disagree are
-    /// stored at their mean ([`WeightSet::tied`]).
-    pub fn to_binary(&self, notes: &[String]) -> Vec<u8> {
-        let layout = self.key.layout();
-        let packed = layout.pack(&self.tied().values);
-        let mut header = format!("{BINARY_FORMAT_LINE}\nvariant {}\nvalues {}\n", self.key, packed.len());
-        for note in notes {
-            for line in note.lines() {
-                let _ = writeln!(header, "# {line}");
-            }
-        }
-        header.push('\n');
-        let mut out = header.into_bytes();
-        out.reserve(2 * packed.len());
-        for v in &packed {
-            out.extend_from_slice(&v.to_le_bytes());
-        }
-        out
-    }
-
-    /// The `# ` lines of a binary form's header (what made it).
-    pub fn binary_notes(bytes: &[u8]) -> Vec<String> {
-        let end = bytes.windows(2).position(|w| w == b"\n\n").unwrap_or(bytes.len());
-        String::from_utf8_lossy(&bytes[..end]).lines().filter_map(|l| l.strip_prefix("# ")).map(String::from).collect()
-    }
-
-    /// Reads the binary form; errors name `origin`, the header line and
-    /// what was expected.
-    pub fn parse_binary(bytes: &[u8], origin: &str) -> Result<Self, String> {
-        let err = |line: usize, msg: String| format!("{origin}: line {line}: {msg}");
-        let end = bytes
-            .windows(2)
-            .position(|w| w == b"\n\n")
-            .ok_or_else(|| format!("{origin}: expected a header ended by an empty line"))?;
-        let header =
-            std::str::from_utf8(&bytes[..end]).map_err(|_| format!("{origin}: expected a UTF-8 text header"))?;
-        let mut lines = header.lines().enumerate().map(|(i, l)| (i + 1, l));
-        let mut next = |what: &str| -> Result<(usize, &str), String> {
-            lines.next().ok_or_else(|| err(0, format!("expected {what}, found the end of the header")))
-        };
-        let (n, first) = next(BINARY_FORMAT_LINE)?;
-        let packed = match first {
-            BINARY_FORMAT_LINE => true,
-            BINARY_FORMAT_LINE_V1 => false,
-            _ => return Err(err(n, format!("expected `{BINARY_FORMAT_LINE}`, found `{first}`"))),
-        };
-        let (n, vline) = next("`variant NAME`")?;
-        let key: WeightKey = vline
-            .strip_prefix("variant ")
-            .ok_or_else(|| err(n, format!("expected `variant NAME`, found `{vline}`")))?
-            .parse()
-            .map_err(|e| err(n, e))?;
-        let (n, cline) = next("`values COUNT`")?;
-        let count: usize = cline
-            .strip_prefix("values ")
-            .and_then(|c| c.parse().ok())
-            .ok_or_else(|| err(n, format!("expected `values COUNT`, found `{cline}`")))?;
-        let layout = key.layout();
-        let expected = if packed { layout.packed_len() } else { layout.len() };
-        if count != expected {
-            return Err(err(n, format!("{count} values, expected {expected} for {key}")));
-        }
-        for (n, line) in lines {
-            if !line.starts_with("# ") && line != "#" {
-                return Err(err(n, format!("expected a `# ` note line, found `{line}`")));
-            }
-        }
-        let payload = &bytes[end + 2..];
-        if payload.len() != 2 * count {
-            return Err(format!(
-                "{origin}: expected {} bytes of values after the header, found {}",
-                2 * count,
-                payload.len()
-            ));
-        }
-        let stored: Vec<i16> = payload.chunks_exact(2).map(|b| i16::from_le_bytes([b[0], b[1]])).collect();
-        let values = if packed { layout.unpack(&stored) } else { stored };
-        let set = WeightSet { key, values };
-        set.validate().map_err(|e| format!("{origin}: {e}"))?;
-        Ok(set)
     }
 }
 
@@ -417,7 +89,7 @@ mod tests {
         for v in WeightKey::ALL {
             let set = WeightSet::compiled(v);
             set.validate().unwrap();
-            let notes = WeightSet::binary_notes(compiled_bytes(v));
+            let notes = binary_notes(compiled_bytes(v));
             assert!(notes.first().is_some_and(|n| n.starts_with("@generated by ")), "{v}: {notes:?}");
         }
     }
@@ -442,7 +114,7 @@ mod tests {
             assert_eq!(WeightSet::parse_binary(&bytes, "mem").unwrap(), tied, "{v}");
             assert_eq!(WeightSet::parse_binary(&tied.to_binary(&notes), "mem").unwrap(), tied, "{v}");
             assert_eq!(bytes.len() - header_len(&bytes), 2 * layout.packed_len(), "{v}");
-            assert_eq!(WeightSet::binary_notes(&bytes), ["@generated by test", "two", "lines"]);
+            assert_eq!(binary_notes(&bytes), ["@generated by test", "two", "lines"]);
         }
     }
 
@@ -463,7 +135,7 @@ mod tests {
         for v in &set.values {
             bytes.extend_from_slice(&v.to_le_bytes());
         }
-        assert!(WeightSet::is_binary(&bytes));
+        assert!(is_binary(&bytes));
         assert_eq!(WeightSet::parse_binary(&bytes, "old.bin").unwrap(), set);
     }
 
