@@ -15,8 +15,9 @@
 //!    [`reference`];
 //! 5. [`protocol`]: the competition programs' file protocols; [`analysis`]:
 //!    the `analyze` command's work; [`matches`]: the games' halves of a
-//!    match for the generic match runner (`selfplay`); then the binaries in
-//!    `src/bin`.
+//!    match for the generic match runner (`selfplay`); [`tuning`]: the
+//!    games' halves of the generic tuner (their evaluations as tuning
+//!    models, Reversi's labelling search); then the binaries in `src/bin`.
 
 pub mod analysis;
 pub mod eval;
@@ -26,6 +27,7 @@ pub mod protocol;
 pub mod reference;
 pub mod reversi;
 pub mod textbook;
+pub mod tuning;
 
 #[cfg(test)]
 mod search_tests;

@@ -372,7 +372,7 @@ const ENGINE_LAYERS: Layers = &[
     &["eval", "pente::layout", "pente::eval"],
     &["reversi::search", "reversi::endgame", "reversi::ffo", "pente::search", "pente::threats", "pente::length"],
     &["reversi::agents", "pente::agents", "textbook", "reference"],
-    &["protocol", "analysis", "matches"],
+    &["protocol", "analysis", "matches", "tuning"],
 ];
 
 /// The layer of `module` in `layers`, if it is listed.
@@ -417,9 +417,9 @@ fn no_layer_names_a_higher_one() {
 /// The workspace's game crates (by folder): each implements games on the
 /// core.
 const GAME_CRATES: &[&str] = &["engine", "games/connect4"];
-/// The crates that must name no game: the core, and the match runner that
-/// every game's crate builds on.
-const GENERIC_CRATES: &[&str] = &["core", "selfplay"];
+/// The crates that must name no game: the core, and the match runner and
+/// the tuner that every game's crate builds on.
+const GENERIC_CRATES: &[&str] = &["core", "selfplay", "tuner"];
 
 #[test]
 fn the_generic_crates_depend_on_no_game() {

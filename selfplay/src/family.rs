@@ -13,8 +13,19 @@ pub trait GameFamily: Sync {
     /// The names `--variant` accepts for this game (`othello8`, `pente`, ..).
     fn variants(&self) -> &'static [&'static str];
 
+    /// Plays `job`, whose variant is one of [`GameFamily::variants`],
+    /// telling `observe` after each game what [`run::run_observed`] tells.
+    fn run_observed(
+        &self,
+        job: &Job,
+        options: &RunOptions,
+        observe: &mut dyn FnMut(u64, u64, &str),
+    ) -> Result<Summary, String>;
+
     /// Plays `job`, whose variant is one of [`GameFamily::variants`].
-    fn run(&self, job: &Job, options: &RunOptions) -> Result<Summary, String>;
+    fn run(&self, job: &Job, options: &RunOptions) -> Result<Summary, String> {
+        self.run_observed(job, options, &mut |_, _, _| {})
+    }
 
     /// Writes a balanced opening suite of `variant` to `out`; `command` is
     /// the command line that asked for it (recorded in the file).
@@ -43,8 +54,13 @@ impl<P: SuiteGame + Sync> GameFamily for OneVariant<P> {
         self.name
     }
 
-    fn run(&self, job: &Job, options: &RunOptions) -> Result<Summary, String> {
-        run::run(&self.protocol, job, options)
+    fn run_observed(
+        &self,
+        job: &Job,
+        options: &RunOptions,
+        observe: &mut dyn FnMut(u64, u64, &str),
+    ) -> Result<Summary, String> {
+        run::run_observed(&self.protocol, job, options, observe)
     }
 
     fn write_suite(&self, _variant: &str, spec: &SuiteSpec, out: &Path, command: &[String]) -> Result<(), String> {

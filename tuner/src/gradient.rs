@@ -269,57 +269,6 @@ mod tests {
         assert_eq!(pool.install(fit_once).weights, result.weights);
     }
 
-    /// The same positions as boards and as features: one fit, to the bit,
-    /// on one thread or many.
-    #[test]
-    fn packed_boards_fit_like_their_features_on_any_thread_count() {
-        use crate::packed::PackedDataset;
-        use crate::reversi::ReversiModel;
-        use crate::run::Model;
-        use engine::eval::WeightSet;
-        use engine::matches::ReversiProtocol;
-        use engine::reversi::{Position, Size6, Variant};
-        use engine_core::game::Game;
-        use selfplay::protocol::GameProtocol;
-        let model = ReversiModel::<Size6>::new(WeightSet::compiled(Variant::Othello6));
-        let (mut features, mut packed) = (Dataset::new(), PackedDataset::new(&model));
-        let mut rng = engine_core::mix::SplitMix(3);
-        let protocol = ReversiProtocol::<Size6>::new(Variant::Othello6);
-        for game in 0..300u64 {
-            let mut pos: Position<Size6> = Variant::Othello6.start();
-            let target = [0.0, 0.5, 1.0][rng.below(3)];
-            while !pos.legal_moves().is_empty() {
-                let flat = protocol.flatten(&pos);
-                features.push(&Sample { game, features: model.features(&flat).unwrap(), target });
-                packed.push(game, crate::packed::Packer::pack(&model, &flat).unwrap(), target);
-                let moves = pos.legal_moves();
-                pos.make(moves[rng.below(moves.len())]);
-            }
-        }
-        assert!(features.len() > 2 * crate::loss::CHUNK, "several chunks: {}", features.len());
-        let split = |g: u64| mix(g).is_multiple_of(5);
-        let (train, validation) = features.split_by_game(split);
-        let (packed_train, packed_validation) = packed.split_by_game(split);
-        let bounds = model.bounds();
-        let start = model.weights();
-        let options =
-            GradientOptions { learning_rate: 2.0, l2: 1.0, epochs: 3, patience: 3, decays: 0, anchored: false };
-        let on_features = fit(&train, &validation, &bounds, &start, K, &options, |_| {});
-        let on_boards = || fit(&packed_train, &packed_validation, &bounds, &start, K, &options, |_| {});
-        let boards = on_boards();
-        assert!(on_features.log[3].train_loss < on_features.log[0].train_loss, "{:?}", on_features.log);
-        for (a, b) in on_features.log.iter().zip(&boards.log) {
-            assert!((a.train_loss - b.train_loss).abs() < 1e-9 && (a.validation_loss - b.validation_loss).abs() < 1e-9);
-        }
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
-        let one_thread = pool.install(on_boards);
-        assert_eq!(one_thread.weights, boards.weights);
-        assert_eq!(
-            one_thread.log.iter().map(|r| r.train_loss).collect::<Vec<_>>(),
-            boards.log.iter().map(|r| r.train_loss).collect::<Vec<_>>()
-        );
-    }
-
     #[test]
     fn a_smaller_rate_finds_what_an_overshooting_one_misses() {
         // Start near the truth with a rate far too large for it: Adam's first

@@ -4,26 +4,25 @@
 //! [`packed`] the positions themselves in at most 64 bytes each,
 //! [`loss`] the reproducible Texel loss and the fit of its scale K,
 //! [`gradient`] (full-batch Adam with an L2 penalty, for large tables) and
-//! [`local_search`] the optimisers, [`run`] a tuning run on disk;
-//! [`reversi`] and [`pente`] are the evaluations as tuning models;
-//! [`eval_error`] checks evaluations against a reference search and
-//! [`label`] scores training positions with one; [`matches`] plays weight
-//! files against each other, and [`round_loop`] chains self-play, tuning
-//! and proof round after round, keeping its [`ladder`]. The
-//! evaluations stay linear in their weights, so a position's score is
-//! `Σ weight[i] * multiplicity[i]` over its features.
+//! [`local_search`] the optimisers, [`run`] a tuning run on disk and its
+//! [`Model`](run::Model) (an evaluation as the tuner sees it); [`game`] is
+//! what a game provides ([`TuningGame`](game::TuningGame)), implemented
+//! beside each game; [`matches`] plays weight files against each other,
+//! [`round_loop`] chains self-play, tuning and proof round after round,
+//! keeping its [`ladder`], and [`cli`] is the `tuner` program's commands
+//! for any game. The crate names no game. The evaluations stay linear in
+//! their weights, so a position's score is `Σ weight[i] * multiplicity[i]`
+//! over its features.
 
+pub mod cli;
 pub mod dataset;
-pub mod eval_error;
+pub mod game;
 pub mod gradient;
-pub mod label;
 pub mod ladder;
 pub mod local_search;
 pub mod loss;
 pub mod matches;
 pub mod packed;
-pub mod pente;
-pub mod reversi;
 pub mod round_loop;
 pub mod run;
 
@@ -32,41 +31,8 @@ pub mod run;
 pub(crate) mod testdata {
     use crate::dataset::{Dataset, Sample};
     use crate::loss::sigmoid;
-    use engine::reversi::{Position, Size4, Variant};
-    use engine_core::game::Game;
-    use engine_core::mix::SplitMix;
     use rand::{RngExt, SeedableRng};
     use rand_chacha::ChaCha8Rng;
-
-    /// The exact value for the side to move, by plain negamax (4x4 games
-    /// are at most 12 plies).
-    pub(crate) fn negamax(pos: &Position<Size4>) -> i32 {
-        if pos.is_terminal() {
-            return pos.final_score_for_mover();
-        }
-        pos.legal_moves().iter().map(|&mv| -negamax(&pos.result(mv))).max().unwrap()
-    }
-
-    /// `count` unfinished 4x4 positions, each up to 7 random plies from the
-    /// start (seeded).
-    pub(crate) fn tiny_positions(count: usize, seed: u64) -> Vec<Position<Size4>> {
-        let mut rng = SplitMix(seed);
-        let mut out = Vec::new();
-        while out.len() < count {
-            let mut pos: Position<Size4> = Variant::Tiny4.start();
-            for _ in 0..rng.below(8) {
-                let moves = pos.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                pos.make(moves[rng.below(moves.len())]);
-            }
-            if !pos.is_terminal() {
-                out.push(pos);
-            }
-        }
-        out
-    }
 
     /// Positions with `per_position` random sparse features each, labelled by
     /// drawing the result from sigmoid(k * eval) under the known weights

@@ -1,11 +1,11 @@
 //! Games between weight files through the selfplay library: the engine
 //! spec of a weights file under a node or depth budget, the job of a
-//! two-player match (`tuner verify`, the loop's self-play and proof), the
-//! protocol dispatch by variant, and the tally of a finished match from
-//! its `games.csv`.
+//! two-player match (`tuner verify`, the loop's self-play and proof),
+//! playing it through the game's registry entry, and the tally of a
+//! finished match from its `games.csv`.
 
-use engine::eval::{WeightKey, WeightSet};
-use engine::with_geometry;
+use crate::game::TuningGame;
+use engine_core::weights::{WeightKind, WeightSet};
 use selfplay::record::{self, GameRecord};
 use selfplay::run::{Job, RunOptions, Schedule, Summary};
 use selfplay::stats::{Pentanomial, Wdl};
@@ -39,8 +39,8 @@ pub fn engine_spec(budget: MoveBudget, tt_mb: usize, weights: &Path) -> String {
 }
 
 /// Checks that `path` holds weights of `variant`.
-pub fn check_weights(path: &Path, variant: WeightKey) -> Result<(), String> {
-    let set = WeightSet::load(path)?;
+pub fn check_weights<K: WeightKind>(path: &Path, variant: K) -> Result<(), String> {
+    let set = WeightSet::<K>::load(path)?;
     if set.key != variant {
         return Err(format!("{}: weights are for {}, expected {variant}", path.display(), set.key));
     }
@@ -64,10 +64,10 @@ pub struct MatchPlan {
 
 /// The match of `first` against `second` (weights files) under `plan`,
 /// every position recorded.
-pub fn match_job(variant: WeightKey, first: &Path, second: &Path, plan: &MatchPlan) -> Job {
+pub fn match_job<K: WeightKind>(variant: K, first: &Path, second: &Path, plan: &MatchPlan) -> Job {
     let spec = |weights: &Path| engine_spec(plan.budget, plan.tt_mb, weights);
     Job {
-        variant: variant.name().to_string(),
+        variant: variant.to_string(),
         players: vec![spec(first), spec(second)],
         schedule: Schedule::RoundRobin,
         games: plan.games,
@@ -80,22 +80,16 @@ pub fn match_job(variant: WeightKey, first: &Path, second: &Path, plan: &MatchPl
     }
 }
 
-/// Runs (or resumes) `job` with the protocol of `variant`; `observe` sees
-/// each game as [`selfplay::run::run_observed`] reports it.
-pub fn play(
-    variant: WeightKey,
+/// Runs (or resumes) `job`, a match of `game`'s `variant`; `observe`
+/// sees each game as [`selfplay::run::run_observed`] reports it.
+pub fn play<G: TuningGame>(
+    game: &G,
+    variant: G::Key,
     job: &Job,
     options: &RunOptions,
-    observe: impl FnMut(u64, u64, &str),
+    mut observe: impl FnMut(u64, u64, &str),
 ) -> Result<Summary, String> {
-    use engine::matches::{PenteProtocol, ReversiProtocol};
-    use selfplay::run::run_observed;
-    match variant {
-        WeightKey::Reversi(v) => {
-            with_geometry!(v, G => run_observed(&ReversiProtocol::<G>::new(v), job, options, observe))
-        }
-        WeightKey::Pente => run_observed(&PenteProtocol, job, options, observe),
-    }
+    game.family(variant).run_observed(job, options, &mut observe)
 }
 
 /// The first player's results in a two-player match: W-D-L, the pairs

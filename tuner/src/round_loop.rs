@@ -23,17 +23,14 @@
 //! ladder as an uninterrupted one, but for its CPU-second columns.
 
 use crate::dataset::Rows;
+use crate::game::{LabelRequest, TuningGame};
 use crate::gradient::GradientOptions;
-use crate::label::LabelOptions;
 use crate::ladder::{self, LADDER_FILE, LadderRow};
 use crate::matches::{self, MatchPlan, MatchTally, MoveBudget};
-use crate::pente::PenteModel;
-use crate::reversi::ReversiModel;
 use crate::run::{self, Model, Target, weight_set};
-use engine::eval::{WeightKey, WeightSet};
-use engine::with_geometry;
 use engine_core::cputime::process_cpu_time;
 use engine_core::mix::splitmix64;
+use engine_core::weights::{WeightKind, WeightSet};
 use indicatif::{ProgressBar, ProgressStyle};
 use selfplay::record::{self, FolderLock};
 use selfplay::run::RunOptions;
@@ -68,7 +65,8 @@ pub const TUNED_FILE: &str = "weights.txt";
 /// the same settings (the rounds, hours and threads may change).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct LoopSettings {
-    /// Variant (a Reversi variant or pente).
+    /// Variant: the name of the game's weight set (a Reversi variant,
+    /// pente, ..).
     pub variant: String,
     /// Seed of every game's opening and random choice.
     pub seed: u64,
@@ -314,10 +312,10 @@ impl State {
     }
 }
 
-/// Runs (or resumes) the loop in `options.out`.
-pub fn run_loop(options: &LoopOptions) -> Result<LoopReport, String> {
+/// Runs (or resumes) the loop of `game` in `options.out`.
+pub fn run_loop<G: TuningGame>(game: &G, options: &LoopOptions) -> Result<LoopReport, String> {
     let settings = &options.settings;
-    let variant: WeightKey = settings.variant.parse()?;
+    let variant: G::Key = settings.variant.parse()?;
     let target: Target = settings.target.parse()?;
     for (name, games) in [("games", settings.games), ("verify games", settings.verify_games)] {
         if games == 0 || !games.is_multiple_of(2) {
@@ -328,8 +326,8 @@ pub fn run_loop(options: &LoopOptions) -> Result<LoopReport, String> {
         return Err(format!("verify chunk {}: expected a positive even number", settings.verify_chunk));
     }
     if settings.label_depth.is_some() {
-        if !matches!(variant, WeightKey::Reversi(_)) {
-            return Err(format!("label depth: {variant} has no reference search to label with (Reversi only)"));
+        if !game.can_label(variant) {
+            return Err(format!("label depth: {variant} has no reference search to label with"));
         }
         if !matches!(target, Target::Label | Target::Score(_)) {
             return Err(format!("label depth with target `{}`: expected label or score=K", settings.target));
@@ -345,7 +343,7 @@ pub fn run_loop(options: &LoopOptions) -> Result<LoopReport, String> {
     let start_path = out.join(START_FILE);
     if !start_path.exists() {
         let start = match &settings.start {
-            Some(path) => WeightSet::load_filling(path)?.0,
+            Some(path) => WeightSet::<G::Key>::load_filling(path)?.0,
             None => WeightSet::compiled(variant),
         };
         if start.key != variant {
@@ -355,7 +353,7 @@ pub fn run_loop(options: &LoopOptions) -> Result<LoopReport, String> {
     }
     let mut state = State::from_rows(finished_rounds(out)?);
     reconcile_ladder(out, &state.rows)?;
-    write_best(out, &state.best)?;
+    write_best::<G::Key>(out, &state.best)?;
 
     let progress = Progress::new(options.quiet);
     let session = Instant::now();
@@ -380,7 +378,7 @@ pub fn run_loop(options: &LoopOptions) -> Result<LoopReport, String> {
         let dir = round_dir(out, round);
         std::fs::create_dir_all(&dir).map_err(|e| format!("{}: cannot create: {e}", dir.display()))?;
         let best = out.join(&state.best);
-        let context = Step { variant, settings, options, progress: &progress, round, dir: &dir };
+        let context = Step { game, variant, settings, options, progress: &progress, round, dir: &dir };
 
         let stopped = 'round: {
             let marker = |name: &str| dir.join(name);
@@ -414,7 +412,7 @@ pub fn run_loop(options: &LoopOptions) -> Result<LoopReport, String> {
             state.best = row.weights.clone();
             state.cumulative_elo = row.cumulative_elo;
             state.rows.push(row);
-            write_best(out, &state.best)?;
+            write_best::<G::Key>(out, &state.best)?;
             step_done()
         };
         if stopped {
@@ -424,7 +422,7 @@ pub fn run_loop(options: &LoopOptions) -> Result<LoopReport, String> {
     }
     progress.finish();
     if let Some(path) = &options.write_compiled {
-        let set = WeightSet::load(&out.join(&state.best))?;
+        let set = WeightSet::<G::Key>::load(&out.join(&state.best))?;
         let notes = vec![format!(
             "tuner loop {}: {} rounds, cumulative Elo {:+.1}, weights {}",
             out.display(),
@@ -483,8 +481,8 @@ fn reconcile_ladder(out: &Path, rows: &[LadderRow]) -> Result<(), String> {
     run::write_atomically(&path, text)
 }
 
-fn write_best(out: &Path, best: &str) -> Result<(), String> {
-    let set = WeightSet::load(&out.join(best))?;
+fn write_best<K: WeightKind>(out: &Path, best: &str) -> Result<(), String> {
+    let set = WeightSet::<K>::load(&out.join(best))?;
     run::save_atomically(&out.join(BEST_FILE), &set)
 }
 
@@ -550,8 +548,9 @@ fn row_line(r: &LadderRow) -> String {
 }
 
 /// What every step of a round needs.
-struct Step<'a> {
-    variant: WeightKey,
+struct Step<'a, G: TuningGame> {
+    game: &'a G,
+    variant: G::Key,
     settings: &'a LoopSettings,
     options: &'a LoopOptions,
     progress: &'a Progress,
@@ -559,7 +558,7 @@ struct Step<'a> {
     dir: &'a Path,
 }
 
-impl Step<'_> {
+impl<G: TuningGame> Step<'_, G> {
     fn run_options(&self, out: PathBuf) -> RunOptions {
         RunOptions { out, threads: self.options.threads, sprt: None, command: std::env::args().collect(), quiet: true }
     }
@@ -572,7 +571,7 @@ impl Step<'_> {
 
     /// Plays `job` into `out`; an interrupted run is an error (rerun to continue).
     fn play(&self, job: &selfplay::run::Job, out: PathBuf, before: u64, total: u64, extra: &str) -> Result<(), String> {
-        let summary = matches::play(self.variant, job, &self.run_options(out), |games, _, status| {
+        let summary = matches::play(self.game, self.variant, job, &self.run_options(out), |games, _, status| {
             self.progress.update(before + games, total, &format!("{status}{extra}"));
         })?;
         if summary.stopped_early {
@@ -601,24 +600,15 @@ impl Step<'_> {
     /// Step 1b (with a label depth): the round's positions scored by a
     /// search of `depth` with the current best's weights.
     fn label(&self, best: &Path, depth: u32) -> Result<LabelDone, String> {
-        let WeightKey::Reversi(variant) = self.variant else {
-            return Err(format!("{}: no reference search to label with", self.variant));
-        };
         self.progress.step(self.round, "label", 0);
-        let options = LabelOptions {
-            depth,
-            weights: Some(best.to_path_buf()),
-            threads: self.options.threads,
-            ..LabelOptions::default()
-        };
         let input = self.dir.join("selfplay").join(record::POSITIONS_FILE);
         let cpu = process_cpu_time();
         let out = self.dir.join(LABELLED_FILE);
-        let progress =
+        let request = LabelRequest { input: &input, out: &out, depth, weights: best, threads: self.options.threads };
+        let mut progress =
             |done: usize, total: usize| self.progress.update(done as u64, total as u64, "positions labelled");
-        let summary =
-            with_geometry!(variant, G => crate::label::label::<G>(variant, &input, &out, &options, progress))?;
-        Ok(LabelDone { positions: summary.selected as u64, cpu_seconds: (process_cpu_time() - cpu).as_secs_f64() })
+        let selected = self.game.label(self.variant, &request, &mut progress)?;
+        Ok(LabelDone { positions: selected as u64, cpu_seconds: (process_cpu_time() - cpu).as_secs_f64() })
     }
 
     /// Step 2: Adam from the current best on the window's positions.
@@ -634,12 +624,9 @@ impl Step<'_> {
             }
         };
         let files: Vec<PathBuf> = (first..=round).map(data).collect();
-        let start = WeightSet::load(best)?;
+        let start = WeightSet::<G::Key>::load(best)?;
         let cpu = process_cpu_time();
-        let done = match self.variant {
-            WeightKey::Reversi(v) => with_geometry!(v, G => self.fit(&ReversiModel::<G>::new(start), &files, target)),
-            WeightKey::Pente => self.fit(&PenteModel::new(start), &files, target),
-        }?;
+        let done = self.fit(&*self.game.model(start), &files, target)?;
         Ok(TuneDone { cpu_seconds: (process_cpu_time() - cpu).as_secs_f64(), ..done })
     }
 
@@ -696,7 +683,7 @@ impl Step<'_> {
     /// chunk, until the SPRT decides or the cap is reached.
     fn verify(&self, tuned: &Path, best: &Path) -> Result<VerifyDone, String> {
         let s = self.settings;
-        if WeightSet::load(tuned)? == WeightSet::load(best)? {
+        if WeightSet::<G::Key>::load(tuned)? == WeightSet::<G::Key>::load(best)? {
             // Identical engines: every pair would split and say nothing.
             let verdict = SAME_VERDICT.to_string();
             return Ok(VerifyDone {

@@ -1,8 +1,10 @@
 //! The registry of the games the workbench's programs play: a game's crate
 //! provides its entry (a [`GameFamily`]: its variants' names, a match, a
-//! balanced suite) and registers it here, in [`GAMES`], the one place that
-//! names every game. `selfplay --variant NAME` looks the name up with
-//! [`game`].
+//! balanced suite) and registers it here, the one file that names every
+//! game: in [`GAMES`], and, when it has weights to tune, in
+//! [`with_tuning_game!`] (its `TuningGame`). `selfplay --variant NAME`
+//! looks the name up with [`game`]; the `tuner` program finds the game
+//! whose weight set `--variant` names with [`with_tuning_game!`].
 
 use selfplay::family::{self, GameFamily};
 
@@ -18,6 +20,38 @@ pub fn game(variant: &str) -> Result<&'static dyn GameFamily, String> {
 /// Every variant name, comma separated (for help texts and errors).
 pub fn variant_names() -> String {
     GAMES.iter().flat_map(|g| g.variants().iter().copied()).collect::<Vec<_>>().join(", ")
+}
+
+/// Runs `$body` with `$game` bound to the tuning game
+/// ([`tuner::game::TuningGame`]) whose weight sets include the one named
+/// `$variant` (a `&str`); else an `Err` naming every weight set the tuner
+/// knows.
+#[macro_export]
+macro_rules! with_tuning_game {
+    ($variant:expr, $game:ident => $body:expr) => {{
+        let variant: &str = $variant;
+        if variant.parse::<engine::eval::WeightKey>().is_ok() {
+            let $game = &engine::tuning::EngineTuning;
+            $body
+        } else if variant.parse::<connect4::weights::Connect4Weights>().is_ok() {
+            let $game = &connect4::tuning::Connect4Tuning;
+            $body
+        } else {
+            Err($crate::unknown_tunable(variant))
+        }
+    }};
+}
+
+/// The names of the weight sets the tuner knows.
+pub fn tunable_variants() -> Vec<String> {
+    let mut names: Vec<String> = engine::eval::WeightKey::ALL.iter().map(|k| k.to_string()).collect();
+    names.push(connect4::weights::Connect4Weights.to_string());
+    names
+}
+
+/// The error for a weight set named `variant` that no game has.
+pub fn unknown_tunable(variant: &str) -> String {
+    format!("unknown variant `{variant}`: expected one of {}", tunable_variants().join(", "))
 }
 
 #[cfg(test)]

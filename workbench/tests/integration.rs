@@ -1,5 +1,6 @@
-//! selfplay's integration tests, built as one test binary (each test
-//! binary is another fat-LTO link under `cargo test --release`).
+//! The workbench programs' integration tests (selfplay, tuner), built as
+//! one test binary (each test binary is another fat-LTO link under
+//! `cargo test --release`).
 
 mod game_master;
 mod nboard;
@@ -7,3 +8,6 @@ mod pente;
 mod registry;
 mod runs;
 mod suites;
+mod tuner_convert;
+mod tuner_loop;
+mod tuner_pente;

@@ -217,9 +217,14 @@ impl GameFamily for ReversiFamily {
         &VARIANT_NAMES
     }
 
-    fn run(&self, job: &Job, options: &RunOptions) -> Result<Summary, String> {
+    fn run_observed(
+        &self,
+        job: &Job,
+        options: &RunOptions,
+        observe: &mut dyn FnMut(u64, u64, &str),
+    ) -> Result<Summary, String> {
         let v = variant(&job.variant)?;
-        crate::with_geometry!(v, G => run::run(&ReversiProtocol::<G>::new(v), job, options))
+        crate::with_geometry!(v, G => run::run_observed(&ReversiProtocol::<G>::new(v), job, options, &mut *observe))
     }
 
     fn write_suite(&self, name: &str, spec: &SuiteSpec, out: &Path, command: &[String]) -> Result<(), String> {

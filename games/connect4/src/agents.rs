@@ -20,26 +20,27 @@ pub type Connect4Engine = Engine<Position, WindowEval>;
 /// Transposition table size of [`engine_at_depth`], in MiB.
 pub const SMALL_TABLE_MB: usize = 16;
 
-/// An engine called `connect4` playing under `config`. Fails when the
-/// configuration asks for what Connect Four does not have: another
-/// evaluation than the default, or a weights file (the window weights are
-/// constants).
+/// An engine called `connect4` playing under `config`, with the window
+/// evaluation under `config.weights` (a weights file of either form;
+/// default: compiled in). Fails when the configuration asks for another
+/// evaluation, which Connect Four does not have, or the file is bad.
 pub fn engine(config: EngineConfig) -> Result<Connect4Engine, String> {
     if config.evaluation != Evaluation::default() {
         return Err(format!("the {} evaluation plays Reversi only", config.evaluation.name()));
     }
-    if let Some(path) = &config.weights {
-        return Err(format!("{}: Connect Four takes no weights file", path.display()));
-    }
+    let eval = match &config.weights {
+        Some(path) => WindowEval::from_file(path)?,
+        None => WindowEval::default(),
+    };
     config.check::<Position>()?;
-    Ok(Engine::with_evaluator("connect4".into(), Box::new(WindowEval), config))
+    Ok(Engine::with_evaluator("connect4".into(), Box::new(eval), config))
 }
 
 /// An engine searching exactly `depth` plies a move, with a
 /// [`SMALL_TABLE_MB`] table.
 pub fn engine_at_depth(depth: u32) -> Connect4Engine {
     let config = EngineConfig { depth: Some(depth), tt_mb: SMALL_TABLE_MB, ..EngineConfig::default() };
-    Engine::with_evaluator(format!("connect4-d{depth}"), Box::new(WindowEval), config)
+    Engine::with_evaluator(format!("connect4-d{depth}"), Box::new(WindowEval::default()), config)
 }
 
 /// A player of uniformly random legal moves, fixed by `seed` (the
@@ -87,12 +88,19 @@ mod tests {
     use std::path::PathBuf;
 
     #[test]
-    fn configurations_connect_four_lacks_are_refused() {
+    fn configurations_connect_four_lacks_are_refused_and_weights_files_are_read() {
         assert!(engine(EngineConfig::default()).is_ok());
         let classic = EngineConfig { evaluation: Evaluation::Classic, ..EngineConfig::default() };
         assert!(engine(classic).is_err());
-        let weights = EngineConfig { weights: Some(PathBuf::from("w.bin")), ..EngineConfig::default() };
-        assert_eq!(engine(weights).err().as_deref(), Some("w.bin: Connect Four takes no weights file"));
+        let with = |path: PathBuf| engine(EngineConfig { weights: Some(path), ..EngineConfig::default() });
+        let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+        assert!(with(root.join("weights/hand.txt")).is_ok());
+        assert!(with(root.join("weights/connect4.bin")).is_ok());
+        let err = with(PathBuf::from("no-such.bin")).err().unwrap();
+        assert!(err.starts_with("no-such.bin: ") && !err.contains('\n'), "{err}");
+        // A Reversi weights file is another game's set.
+        let err = with(root.join("../../engine/weights/othello8.bin")).err().unwrap();
+        assert!(err.contains("othello8") && err.contains("connect4") && !err.contains('\n'), "{err}");
     }
 
     #[test]

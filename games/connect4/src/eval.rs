@@ -9,22 +9,24 @@
 //! count of the window that starts at every cell, and a population count
 //! per class sums them; nothing loops over cells.
 //!
+//! The evaluation is linear in its weights ([`crate::weights`]): per
+//! phase of the game, a weight for each class of open windows (the side to
+//! move's count less the opponent's), for the discs in the centre
+//! column(s) and for the tempo. [`WindowEval::features`] gives those
+//! counts, which the tuner fits.
+//!
 //! Scores are in the engine's score units
 //! ([`engine_core::eval::SCORE_PER_POINT`] per disc of a margin game); a win is
 //! scored by the search itself ([`engine_core::search::SearchGame::WIN_LOSS`]),
 //! and an evaluation stays far below [`MAX_EVAL`].
 
-use crate::board::Position;
+use crate::board::{Column, Position};
+use crate::weights::{
+    CENTER, Connect4Weights, TABLE_COUNT, TEMPO, WEIGHTS, WINDOW_ONE, WINDOW_THREE, WINDOW_TWO, phase,
+};
 use engine_core::eval::Evaluator;
+use engine_core::weights::{WeightKind, WeightSet};
 
-/// The value of an open window holding one of the player's discs.
-pub const WINDOW_ONE: i32 = 1;
-/// The value of an open window holding two.
-pub const WINDOW_TWO: i32 = 4;
-/// The value of an open window holding three (a threat of four).
-pub const WINDOW_THREE: i32 = 16;
-/// The value of moving: the side to move is a tempo ahead.
-pub const TEMPO: i32 = 2;
 /// No evaluation reaches this (the standard board has 69 windows).
 pub const MAX_EVAL: i32 = 10_000;
 
@@ -37,13 +39,6 @@ pub struct WindowCounts {
     pub twos: u32,
     /// With exactly three.
     pub threes: u32,
-}
-
-impl WindowCounts {
-    /// The counts' value under the window weights.
-    pub const fn value(self) -> i32 {
-        WINDOW_ONE * self.ones as i32 + WINDOW_TWO * self.twos as i32 + WINDOW_THREE * self.threes as i32
-    }
 }
 
 /// The open windows of the player holding `own` when the other holds
@@ -71,11 +66,66 @@ pub fn window_counts(own: u64, theirs: u64, board: u64, stride: u32) -> WindowCo
     counts
 }
 
-/// The line evaluation with the weights above.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct WindowEval;
+/// The line evaluation under a weight set (by default the compiled-in one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WindowEval {
+    weights: [i32; WEIGHTS],
+}
+
+impl Default for WindowEval {
+    /// The compiled-in weights.
+    fn default() -> Self {
+        WindowEval::with_values(Connect4Weights.compiled())
+    }
+}
+
+/// A position's features in one phase: `(weight index, multiplicity)` per
+/// table, so that the evaluation is `Σ weight[index] * multiplicity`.
+pub type Features = [(usize, i32); TABLE_COUNT];
 
 impl WindowEval {
+    /// The evaluation under `set` (checked against the layout).
+    pub fn with_weights(set: &WeightSet<Connect4Weights>) -> Result<Self, String> {
+        set.validate()?;
+        Ok(WindowEval::with_values(&set.values))
+    }
+
+    /// The evaluation under the weights of a file in either form.
+    pub fn from_file(path: &std::path::Path) -> Result<Self, String> {
+        let shown = path.display().to_string();
+        let bytes = std::fs::read(path).map_err(|e| format!("{shown}: {e}"))?;
+        let set = if engine_core::weights::is_binary(&bytes) {
+            WeightSet::<Connect4Weights>::parse_binary(&bytes, &shown)?
+        } else {
+            let text = String::from_utf8(bytes).map_err(|_| format!("{shown}: expected a weights file"))?;
+            WeightSet::parse(&text, &shown)?
+        };
+        WindowEval::with_weights(&set)
+    }
+
+    fn with_values(values: &[i16]) -> Self {
+        WindowEval { weights: std::array::from_fn(|i| i32::from(values[i])) }
+    }
+
+    /// The features of `pos` (see [`Features`]).
+    #[inline]
+    pub fn features(pos: &Position) -> Features {
+        let size = pos.size();
+        let [own, theirs] = WindowEval::counts(pos);
+        let diff = |a: u32, b: u32| a as i32 - b as i32;
+        let centre =
+            size.column_mask(Column::new(size.width() / 2)) | size.column_mask(Column::new((size.width() - 1) / 2));
+        let centre_discs = diff((pos.own() & centre).count_ones(), (pos.opponent() & centre).count_ones());
+        let base = phase(pos.plies(), size.cells()) * TABLE_COUNT;
+        let mut features = [(0, 0); TABLE_COUNT];
+        features[WINDOW_ONE] = (base + WINDOW_ONE, diff(own.ones, theirs.ones));
+        features[WINDOW_TWO] = (base + WINDOW_TWO, diff(own.twos, theirs.twos));
+        features[WINDOW_THREE] = (base + WINDOW_THREE, diff(own.threes, theirs.threes));
+        features[CENTER] = (base + CENTER, centre_discs);
+        features[TEMPO] = (base + TEMPO, 1);
+        features
+    }
+
     /// The open-window counts of the side to move and of the opponent.
     pub fn counts(pos: &Position) -> [WindowCounts; 2] {
         let size = pos.size();
@@ -90,11 +140,11 @@ impl WindowEval {
 impl Evaluator<Position> for WindowEval {
     type Trail = ();
 
-    /// The side to move's open windows less the opponent's, plus the tempo.
+    /// The weighted features: the side to move's open windows and centre
+    /// discs less the opponent's, plus the tempo.
     #[inline]
     fn evaluate(&self, pos: &Position) -> i32 {
-        let [own, theirs] = WindowEval::counts(pos);
-        own.value() - theirs.value() + TEMPO
+        WindowEval::features(pos).iter().map(|&(i, m)| self.weights[i] * m).sum()
     }
 }
 
@@ -145,7 +195,8 @@ mod tests {
         let all = size.board_mask();
         let counts = window_counts(all, 0, all, size.stride());
         assert_eq!(counts, WindowCounts::default(), "four discs are not counted");
-        assert_eq!(WindowEval.evaluate(&p), TEMPO);
+        let hand = WindowEval::with_weights(&crate::weights::hand_set()).unwrap();
+        assert_eq!(hand.evaluate(&p), i32::from(crate::weights::HAND[TEMPO]));
         let one = pos(size, "4");
         // d1 lies on 1 vertical, 4 horizontal and 1 + 1 diagonal windows.
         assert_eq!(WindowEval::counts(&one)[1], WindowCounts { ones: 7, twos: 0, threes: 0 });
@@ -170,9 +221,42 @@ mod tests {
                 let [own, theirs] = WindowEval::counts(&p);
                 assert_eq!(own, slow_counts(&p, p.own(), p.opponent()), "{p:?}");
                 assert_eq!(theirs, slow_counts(&p, p.opponent(), p.own()), "{p:?}");
-                let v = WindowEval.evaluate(&p);
+                let eval = WindowEval::default();
+                let v = eval.evaluate(&p);
                 assert!(v.abs() < MAX_EVAL);
-                assert_eq!(WindowEval.evaluate(&p.mirror()), v, "mirror symmetry");
+                assert_eq!(eval.evaluate(&p.mirror()), v, "mirror symmetry");
+            }
+        }
+    }
+
+    #[test]
+    fn the_hand_set_is_the_plain_window_count_and_no_weights_reach_the_bound() {
+        // The hand-set weights: 1, 4 and 16 per open window of one, two and
+        // three discs, both sides, plus 2 for the move, in every phase.
+        let hand = WindowEval::with_weights(&crate::weights::hand_set()).unwrap();
+        let (lo, hi, _) = crate::weights::WEIGHT_BOUNDS;
+        let extremes = [lo, hi].map(|v| {
+            let set = WeightSet { key: Connect4Weights, values: vec![v as i16; WEIGHTS] };
+            WindowEval::with_weights(&set).unwrap()
+        });
+        let mut seed = 7u64;
+        for _ in 0..300 {
+            let mut p = Position::default();
+            let plies = (engine_core::mix::splitmix64(seed) % 40) as usize;
+            for _ in 0..plies {
+                let moves = p.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                seed = engine_core::mix::splitmix64(seed);
+                p.make(moves[(seed % moves.len() as u64) as usize]);
+            }
+            let (o, t) = (slow_counts(&p, p.own(), p.opponent()), slow_counts(&p, p.opponent(), p.own()));
+            let d = |a: u32, b: u32| a as i32 - b as i32;
+            let plain = d(o.ones, t.ones) + 4 * d(o.twos, t.twos) + 16 * d(o.threes, t.threes) + 2;
+            assert_eq!(hand.evaluate(&p), plain, "{p:?}");
+            for e in &extremes {
+                assert!(e.evaluate(&p).abs() < MAX_EVAL, "{p:?}");
             }
         }
     }
@@ -184,6 +268,7 @@ mod tests {
         let [o, x] = WindowEval::counts(&p);
         assert_eq!(x.threes, 1);
         assert_eq!(o.threes, 0);
-        assert!(WindowEval.evaluate(&p) < 0, "O to move faces X's three");
+        let hand = WindowEval::with_weights(&crate::weights::hand_set()).unwrap();
+        assert!(hand.evaluate(&p) < 0, "O to move faces X's three");
     }
 }

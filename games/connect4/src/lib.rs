@@ -8,13 +8,16 @@
 //! - [`search`]: the [`engine_core::search::SearchGame`] hooks (win/loss scoring,
 //!   immediate wins and forced blocks as tactics, move ordering, the end of
 //!   the game for exact searches);
-//! - [`eval`]: the open-window evaluation ([`engine_core::eval::Evaluator`]);
+//! - [`eval`]: the open-window evaluation ([`engine_core::eval::Evaluator`]),
+//!   linear in the weights of [`weights`] (a core weight set, compiled in
+//!   from `weights/connect4.bin`);
 //! - [`agents`]: the engine as an [`engine_core::agent::Agent`], a random player
 //!   and a game loop;
 //! - [`perft`]: move, position and game counts checked against published
 //!   ones;
 //! - [`matches`]: the game's half of a `selfplay` match and its entry in
-//!   the programs' registry.
+//!   the programs' registry;
+//! - [`tuning`]: the game's half of the tuner ([`tuner::game::TuningGame`]).
 
 pub mod agents;
 pub mod board;
@@ -22,6 +25,8 @@ pub mod eval;
 pub mod matches;
 pub mod perft;
 pub mod search;
+pub mod tuning;
+pub mod weights;
 
 pub use agents::{Connect4Engine, engine, engine_at_depth, play, random_agent};
 pub use board::{Column, Position, Size};

@@ -20,8 +20,8 @@ use selfplay::family::OneVariant;
 use selfplay::openings::SuiteGame;
 use selfplay::protocol::{GameProtocol, Outcome, ROW_SEPARATOR};
 
-/// The variant's name on the command line.
-pub const VARIANT: &str = "connect4";
+/// The variant's name on the command line: its weight set's.
+pub const VARIANT: &str = crate::weights::Connect4Weights::NAME;
 
 /// The side letter of `color`.
 const fn letter(color: Color) -> char {

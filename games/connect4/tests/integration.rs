@@ -29,7 +29,7 @@ fn pos(size: Size, moves: &str) -> Position {
 /// The engine's generic search of `pos` to the end of the game (depth =
 /// empty cells), a forced move searched too.
 fn solve(pos: &Position, table_mb: usize) -> SearchResult<Column> {
-    let mut searcher = Searcher::new(Box::new(WindowEval), table_mb);
+    let mut searcher = Searcher::new(Box::new(WindowEval::default()), table_mb);
     let limits = Limits { depth: Some(pos.empties() as u32), search_forced: true, ..Limits::default() };
     searcher.search(pos, &limits)
 }

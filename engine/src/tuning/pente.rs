@@ -1,13 +1,14 @@
 //! The Pente pattern evaluation as a tuning [`Model`]: weights and bounds
 //! from the shared weight registry ([`WeightKey::Pente`]), features from the
-//! engine's extractor ([`engine::pente::eval::features`]), positions read
+//! engine's extractor ([`crate::pente::eval::features`]), positions read
 //! back from self-play's flattened form ([`PenteProtocol`]).
 
-use crate::run::Model;
-use engine::eval::{WeightKey, WeightSet};
-use engine::matches::PenteProtocol;
-use engine::pente::eval::features;
+use crate::eval::layout::Layout;
+use crate::eval::{WeightKey, WeightSet};
+use crate::matches::PenteProtocol;
+use crate::pente::eval::features;
 use selfplay::protocol::GameProtocol;
+use tuner::run::Model;
 
 /// Largest magnitude of a Pente final score (a win counts 1).
 const PENTE_SCORE_SPAN: usize = 1;
@@ -26,8 +27,8 @@ impl PenteModel {
 }
 
 impl Model for PenteModel {
-    fn key(&self) -> WeightKey {
-        WeightKey::Pente
+    fn layout(&self) -> &'static Layout {
+        WeightKey::Pente.layout()
     }
 
     fn weights(&self) -> Vec<i32> {
@@ -49,12 +50,12 @@ impl Model for PenteModel {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::run::{Target, load};
-    use engine::eval::Evaluator;
-    use engine::pente::eval::PenteEval;
-    use engine::pente::{NearRandomAgent, PentePosition};
+    use crate::eval::Evaluator;
+    use crate::pente::eval::PenteEval;
+    use crate::pente::{NearRandomAgent, PentePosition};
     use engine_core::agent::{Agent, Clock};
     use engine_core::game::Game;
+    use tuner::run::{Target, load};
 
     #[test]
     fn features_times_weights_is_the_engine_evaluation() {

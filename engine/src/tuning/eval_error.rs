@@ -6,16 +6,16 @@
 //! mean absolute error and mean signed error (bias) against that score, in
 //! discs, phase by phase (the phases of the variant's weight registry).
 
-use crate::reversi::unflatten;
-use crate::run::columns::BOARD;
-use crate::run::seeded_draw;
-use engine::eval::{Evaluator, PatternEval, Registry, discs};
-use engine::reversi::{CompiledGeometry, Geometry, Position, ReversiEngine, Variant, reversi_engine};
+use super::reversi::unflatten;
+use crate::eval::{Evaluator, PatternEval, Registry, discs};
+use crate::reversi::{CompiledGeometry, Geometry, Position, ReversiEngine, Variant, reversi_engine};
 use engine_core::agent::Agent;
 use engine_core::game::Game;
 use engine_core::search::Budget;
 use engine_core::search::{EngineConfig, Objective};
 use std::path::PathBuf;
+use tuner::run::columns::BOARD;
+use tuner::run::seeded_draw;
 
 /// A position with its reference score.
 #[derive(Clone, Debug)]
@@ -247,9 +247,9 @@ pub fn reference_engine<G: Geometry>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testdata::{negamax, tiny_positions};
-    use engine::eval::FinalScore;
-    use engine::reversi::Size4;
+    use crate::eval::FinalScore;
+    use crate::reversi::Size4;
+    use crate::tuning::testdata::{negamax, tiny_positions};
 
     #[test]
     fn exact_reference_scores_are_the_game_values_and_errors_add_up_by_phase() {
@@ -319,7 +319,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("tuner-committee-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let zero = dir.join("zero.txt");
-        let mut set = engine::eval::WeightSet::compiled(variant);
+        let mut set = crate::eval::WeightSet::compiled(variant);
         set.values.iter_mut().for_each(|v| *v = 0);
         set.save(&zero).unwrap();
         let positions = tiny_positions(30, 9);
@@ -347,7 +347,7 @@ mod tests {
         let variant = Variant::Tiny4;
         let dir = std::env::temp_dir().join(format!("tuner-weights-id-{}", std::process::id()));
         std::fs::create_dir_all(dir.join("elsewhere")).unwrap();
-        let mut set = engine::eval::WeightSet::compiled(variant);
+        let mut set = crate::eval::WeightSet::compiled(variant);
         let (here, there, changed) = (dir.join("w.txt"), dir.join("elsewhere").join("w.txt"), dir.join("v.txt"));
         set.save(&here).unwrap();
         set.save(&there).unwrap();

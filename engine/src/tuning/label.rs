@@ -12,13 +12,13 @@
 //! are checked against it). A run holds an OS lock on its output file, so
 //! two runs never write one file.
 
-use crate::eval_error;
-use crate::reversi::unflatten;
-use crate::run::columns::{BOARD, LABEL};
-use crate::run::seeded_draw;
-use engine::reversi::{CompiledGeometry, Geometry, Position, ReversiEngine, Variant};
+use super::eval_error;
+use super::reversi::unflatten;
+use crate::reversi::{CompiledGeometry, Geometry, Position, ReversiEngine, Variant};
 use engine_core::game::Game;
 use std::path::{Path, PathBuf};
+use tuner::run::columns::{BOARD, LABEL};
+use tuner::run::seeded_draw;
 
 /// Transposition table of each labelling engine, in MiB (cleared before
 /// every position: a small table keeps that cheap).
@@ -253,9 +253,9 @@ fn format_label(discs: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testdata::{negamax, tiny_positions};
-    use engine::matches::ReversiProtocol;
-    use engine::reversi::Size4;
+    use crate::matches::ReversiProtocol;
+    use crate::reversi::Size4;
+    use crate::tuning::testdata::{negamax, tiny_positions};
     use selfplay::protocol::GameProtocol;
 
     const VARIANT: Variant = Variant::Tiny4;

@@ -2,6 +2,7 @@
 //! killed after every step or in the middle of its steps writing the same
 //! ladder as an uninterrupted one, and a held folder refused.
 
+use engine::tuning::EngineTuning;
 use selfplay::stats::{Pentanomial, Sprt};
 use std::path::{Path, PathBuf};
 use tuner::gradient::GradientOptions;
@@ -77,7 +78,7 @@ fn truncate_rows(path: &Path) {
 #[test]
 fn a_tiny_loop_writes_its_ladder() {
     let out = scratch("ladder");
-    let report = run_loop(&options(&out, None)).unwrap();
+    let report = run_loop(&EngineTuning, &options(&out, None)).unwrap();
     assert!(!report.stopped);
     let text = read(&out.join(LADDER_FILE));
     assert_eq!(
@@ -126,9 +127,9 @@ fn a_tiny_loop_writes_its_ladder() {
     // A rerun with more rounds to do continues; with other settings it is refused.
     let mut other = options(&out, None);
     other.settings.seed = 8;
-    let err = run_loop(&other).unwrap_err();
+    let err = run_loop(&EngineTuning, &other).unwrap_err();
     assert!(err.contains("`seed` differs") && !err.contains('\n'), "{err}");
-    let again = run_loop(&options(&out, None)).unwrap();
+    let again = run_loop(&EngineTuning, &options(&out, None)).unwrap();
     assert_eq!(again.rounds, ROUNDS);
     assert_eq!(ladder::read(&out.join(LADDER_FILE)).unwrap(), rows, "a finished loop does nothing");
     std::fs::remove_dir_all(&out).unwrap();
@@ -137,14 +138,14 @@ fn a_tiny_loop_writes_its_ladder() {
 #[test]
 fn a_killed_loop_writes_the_same_ladder() {
     let straight = scratch("straight");
-    run_loop(&options(&straight, None)).unwrap();
+    run_loop(&EngineTuning, &options(&straight, None)).unwrap();
     let expected = decided(&straight);
     assert_eq!(expected.len(), ROUNDS as usize);
 
     // Killed after every step: each session does one step.
     let killed = scratch("killed");
     let mut sessions = 0;
-    while run_loop(&options(&killed, Some(1))).unwrap().stopped {
+    while run_loop(&EngineTuning, &options(&killed, Some(1))).unwrap().stopped {
         sessions += 1;
         assert!(sessions <= 4 * ROUNDS as usize, "the loop never ends");
     }
@@ -164,7 +165,7 @@ fn a_killed_loop_writes_the_same_ladder() {
     let mut ladder_text = read(&killed.join(LADDER_FILE));
     ladder_text += "3,16,2";
     std::fs::write(killed.join(LADDER_FILE), ladder_text).unwrap();
-    assert!(!run_loop(&options(&killed, None)).unwrap().stopped);
+    assert!(!run_loop(&EngineTuning, &options(&killed, None)).unwrap().stopped);
     assert_eq!(decided(&killed), expected);
     assert_eq!(read(&killed.join(BEST_FILE)), read(&straight.join(BEST_FILE)));
 
@@ -173,7 +174,7 @@ fn a_killed_loop_writes_the_same_ladder() {
     let mut other = options(&reseeded, None);
     other.settings.seed = 8;
     other.rounds = Some(1);
-    run_loop(&other).unwrap();
+    run_loop(&EngineTuning, &other).unwrap();
     assert_ne!(decided(&reseeded)[0], expected[0]);
     for dir in [straight, killed, reseeded] {
         std::fs::remove_dir_all(dir).unwrap();
@@ -185,7 +186,7 @@ fn no_round_starts_after_the_hours() {
     let out = scratch("hours");
     let mut timed = options(&out, None);
     (timed.rounds, timed.hours) = (None, Some(1e-12));
-    let report = run_loop(&timed).unwrap();
+    let report = run_loop(&EngineTuning, &timed).unwrap();
     assert_eq!((report.rounds, report.stopped), (0, false));
     assert!(!out.join("round-001").exists() && out.join(START_FILE).exists());
     std::fs::remove_dir_all(&out).unwrap();
@@ -196,7 +197,7 @@ fn a_second_loop_on_a_held_folder_is_refused() {
     let out = scratch("held");
     std::fs::create_dir_all(&out).unwrap();
     let held = selfplay::record::FolderLock::acquire(&out).unwrap();
-    let err = run_loop(&options(&out, None)).unwrap_err();
+    let err = run_loop(&EngineTuning, &options(&out, None)).unwrap_err();
     assert!(err.contains("another run") && !err.contains('\n'), "{err}");
     assert!(!out.join(LADDER_FILE).exists() && !out.join("round-001").exists());
     drop(held);
@@ -210,10 +211,10 @@ fn a_loop_with_a_label_depth_fits_the_labels() {
     labelled.rounds = Some(1);
     labelled.settings.label_depth = Some(2);
     // The labels need a target that reads them.
-    let err = run_loop(&labelled).unwrap_err();
+    let err = run_loop(&EngineTuning, &labelled).unwrap_err();
     assert!(err.contains("expected label or score=K"), "{err}");
     labelled.settings.target = "label".into();
-    let report = run_loop(&labelled).unwrap();
+    let report = run_loop(&EngineTuning, &labelled).unwrap();
     assert_eq!(report.rounds, 1);
     let row = &ladder::read(&out.join(LADDER_FILE)).unwrap()[0];
     let round = out.join("round-001");
@@ -227,7 +228,7 @@ fn a_loop_with_a_label_depth_fits_the_labels() {
     let plain = scratch("unlabelled");
     let mut unlabelled = options(&plain, None);
     unlabelled.rounds = Some(1);
-    run_loop(&unlabelled).unwrap();
+    run_loop(&EngineTuning, &unlabelled).unwrap();
     let plain_row = &ladder::read(&plain.join(LADDER_FILE)).unwrap()[0];
     assert_eq!((plain_row.games, plain_row.positions), (row.games, row.positions));
     assert_ne!(read(&plain.join("round-001/tune/weights.txt")), read(&round.join("tune/weights.txt")));
@@ -243,7 +244,7 @@ fn a_fit_that_returns_its_start_is_rejected_without_games() {
     let mut options = options(&out, None);
     options.settings.adam.epochs = 0;
     options.rounds = Some(1);
-    run_loop(&options).unwrap();
+    run_loop(&EngineTuning, &options).unwrap();
     let rows = ladder::read(&out.join(LADDER_FILE)).unwrap();
     assert_eq!(rows.len(), 1);
     let r = &rows[0];
@@ -252,4 +253,40 @@ fn a_fit_that_returns_its_start_is_rejected_without_games() {
     assert_eq!(r.weights, START_FILE);
     assert!(!out.join("round-001/verify").exists(), "no game played");
     let _ = std::fs::remove_dir_all(&out);
+}
+
+/// Connect Four, a game the tuner names nowhere, through the `tuner`
+/// program: one round of the loop fits its weight set and proves the fit
+/// in a match; an unknown variant is refused with the list of weight sets.
+#[test]
+fn the_tuner_program_runs_a_round_of_connect_four() {
+    let out = scratch("connect4");
+    let shown = out.display().to_string();
+    let tuner = |variant: &str| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_tuner"))
+            .args(["loop", "--variant", variant, "--rounds", "1", "--games", "40", "--nodes", "300", "--tt", "1"])
+            .args(["--random-plies", "4", "--epochs", "30", "--verify-games", "20", "--verify-chunk", "10"])
+            .args(["--threads", "2", "--out", &shown])
+            .output()
+            .unwrap()
+    };
+    let run = tuner("connect4");
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let rows = ladder::read(&out.join(LADDER_FILE)).unwrap();
+    assert_eq!(rows.len(), 1);
+    let r = &rows[0];
+    assert_eq!(r.games, 40);
+    // Every game fills at least 7 cells, so the fit saw positions of them all.
+    assert!(r.positions >= 7 * 40 && r.train_positions > r.positions / 2, "{r:?}");
+    assert!(r.verify_games.is_multiple_of(2) && r.verify_games <= 20 && r.wins + r.draws + r.losses == r.verify_games);
+    let tuned = engine_core::weights::WeightSet::<connect4::weights::Connect4Weights>::load(
+        &out.join("round-001/tune/weights.txt"),
+    )
+    .unwrap();
+    tuned.validate().unwrap();
+    assert!(read(&out.join("round-001/selfplay/games.csv")).lines().nth(1).unwrap().contains("weights="));
+    let refused = tuner("go");
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused.status.success() && err.contains("unknown variant `go`") && err.contains("connect4"), "{err}");
+    std::fs::remove_dir_all(&out).unwrap();
 }

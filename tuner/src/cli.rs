@@ -1,67 +1,28 @@
-//! `tuner`: fits the evaluation weights of a Reversi variant or of Pente to
-//! self-play positions and writes them back as the engine's compiled-in
-//! binary weights file.
+//! The `tuner` program's commands for any game, each generic over the
+//! game's [`TuningGame`]: `tune`, `verify`, `loop` and `convert` (the
+//! program itself, which picks the game by `--variant`, is the
+//! workbench's).
 
-use clap::{Parser, Subcommand};
-use engine::eval::{ClassicEval, PatternEval, WeightKey, WeightSet};
-use engine::reversi::{CompiledGeometry, ReversiEvaluator, Variant};
-use engine::with_geometry;
+use crate::dataset::{Dataset, Rows};
+use crate::game::TuningGame;
+use crate::gradient::GradientOptions;
+use crate::local_search::{Bounds, LocalSearch, PassLog};
+use crate::matches::{self, MatchPlan, MoveBudget};
+use crate::round_loop::{self, LoopOptions, LoopSettings};
+use crate::run::{self, Model, Target, weight_set};
+use engine_core::weights::{WeightKind, WeightSet, binary_notes, is_binary};
 use selfplay::record::FolderLock;
 use selfplay::run::RunOptions;
 use selfplay::stats::Sprt;
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
-use tuner::dataset::{Dataset, Rows};
-use tuner::eval_error;
-use tuner::gradient::GradientOptions;
-use tuner::label::LabelOptions;
-use tuner::local_search::{Bounds, LocalSearch, PassLog};
-use tuner::matches::{self, MatchPlan, MoveBudget};
-use tuner::pente::PenteModel;
-use tuner::reversi::ReversiModel;
-use tuner::round_loop::{self, LoopOptions, LoopSettings};
-use tuner::run::{self, Model, Target, weight_set};
 
-/// Tunes evaluation weights on self-play positions (Texel loss: Adam or local search).
-#[derive(Parser)]
-#[command(version)]
-struct Cli {
-    #[command(subcommand)]
-    command: Command,
-}
-
-#[derive(Subcommand)]
-enum Command {
-    /// Fit the weights to positions.csv files and write them out.
-    Tune(TuneArgs),
-    /// Play the tuned weights against the starting ones at equal fixed depth
-    /// (colour-swapped pairs from varied openings) and report Elo ± 95% CI.
-    Verify(VerifyArgs),
-    /// Measure evaluations against a reference search on positions they
-    /// were not trained on: mean absolute error per phase, in discs.
-    EvalError(EvalErrorArgs),
-    /// Score positions with a deeper search for training: the input's rows
-    /// (unfinished, within the empties range, optionally a seeded sample)
-    /// plus a `label` column in discs. Resumable: rerun the same command.
-    Label(LabelArgs),
-    /// The overnight loop: rounds of self-play with the current best
-    /// weights, a fit from them, and an SPRT of the fit against them at
-    /// equal nodes; the accepted fits climb `ladder.csv`. Resumable: rerun
-    /// the same command.
-    Loop(LoopArgs),
-    /// Convert a weights file between the text and the compiled-in binary
-    /// form (a file of an older layout gains its missing tables as zeros;
-    /// the binary form keeps one value per orbit of a self-symmetric table,
-    /// the mean of its entries; a binary source's notes carry over).
-    Convert(ConvertArgs),
-}
-
+/// `tuner convert`'s arguments.
 #[derive(clap::Args)]
-struct ConvertArgs {
+pub struct ConvertArgs {
     /// The weights file to read: the text form (of this layout or an older
     /// one) or the binary form (of this layout).
     #[arg(long, value_name = "FILE")]
-    from: PathBuf,
+    pub from: PathBuf,
     /// The file to write: the binary form when it ends in `.bin`, else text.
     #[arg(long, value_name = "FILE")]
     to: PathBuf,
@@ -70,12 +31,13 @@ struct ConvertArgs {
     note: Vec<String>,
 }
 
+/// `tuner loop`'s arguments.
 #[derive(clap::Args)]
 #[command(group = clap::ArgGroup::new("length").required(true).args(["rounds", "hours"]))]
-struct LoopArgs {
+pub struct LoopArgs {
     /// Variant whose evaluation is tuned (a Reversi variant or pente).
     #[arg(long)]
-    variant: WeightKey,
+    pub variant: String,
     /// The loop's folder: rounds, ladder.csv, best.txt (one loop at a time).
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
@@ -150,90 +112,12 @@ struct LoopArgs {
     compiled: Option<PathBuf>,
 }
 
+/// `tuner verify`'s arguments.
 #[derive(clap::Args)]
-struct LabelArgs {
-    /// Reversi variant.
-    #[arg(long)]
-    variant: Variant,
-    /// A positions.csv file, or a self-play output folder holding one.
-    #[arg(long)]
-    data: PathBuf,
-    /// The labelled file to write (appended to when it exists).
-    #[arg(long, value_name = "FILE")]
-    out: PathBuf,
-    /// Depth of the reference search (full width).
-    #[arg(long, default_value_t = LabelOptions::default().depth)]
-    depth: u32,
-    /// At or below this many empties the label is the exact score.
-    #[arg(long, default_value_t = LabelOptions::default().exact_empties)]
-    exact_empties: u32,
-    /// Only positions with at least this many empties.
-    #[arg(long, default_value_t = 0)]
-    min_empties: u32,
-    /// Only positions with at most this many empties.
-    #[arg(long, default_value_t = u32::MAX)]
-    max_empties: u32,
-    /// Label a seeded sample of this many of the selected positions.
-    #[arg(long)]
-    sample: Option<usize>,
-    /// Seed of the sample.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// Weights of the reference search (default: compiled in).
-    #[arg(long, value_name = "FILE")]
-    weights: Option<PathBuf>,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
-    threads: Option<usize>,
-}
-
-#[derive(clap::Args)]
-struct EvalErrorArgs {
-    /// Reversi variant.
-    #[arg(long)]
-    variant: Variant,
-    /// positions.csv files, or self-play output folders holding one (games
-    /// the evaluations were not trained on).
-    #[arg(long, required = true, num_args = 1..)]
-    data: Vec<PathBuf>,
-    /// Positions sampled (distinct, unfinished).
-    #[arg(long, default_value_t = 400)]
-    positions: usize,
-    /// Seed of the sample.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// Depth of the reference search (full width).
-    #[arg(long, default_value_t = 8)]
-    depth: u32,
-    /// At or below this many empties the reference is the exact score.
-    #[arg(long, default_value_t = 16)]
-    exact_empties: u32,
-    /// Weights of the reference search (default: compiled in); repeat for
-    /// a committee: the reference is the mean of their searches.
-    #[arg(long, value_name = "FILE")]
-    reference: Vec<PathBuf>,
-    /// Keep the reference scores in this file: read them from it when it
-    /// exists (it must have been made with the same options and reference
-    /// weights, and hold the same sample), else score and write it, so
-    /// later checks of other weights skip the searches.
-    #[arg(long, value_name = "FILE")]
-    scores: Option<PathBuf>,
-    /// Weights files to check besides the compiled-in weights (repeat).
-    #[arg(long, value_name = "FILE")]
-    weights: Vec<PathBuf>,
-    /// Check the classic heuristic too.
-    #[arg(long)]
-    classic: bool,
-    /// Write the table as CSV here too.
-    #[arg(long, value_name = "FILE")]
-    out: Option<PathBuf>,
-}
-
-#[derive(clap::Args)]
-struct VerifyArgs {
+pub struct VerifyArgs {
     /// Variant to play (a Reversi variant or pente).
     #[arg(long)]
-    variant: WeightKey,
+    pub variant: String,
     /// A tuning folder: its weights.txt meets its start.txt (unless --new /
     /// --old say otherwise).
     #[arg(long, value_name = "DIR")]
@@ -264,11 +148,12 @@ struct VerifyArgs {
     out: PathBuf,
 }
 
+/// `tune`'s arguments.
 #[derive(clap::Args)]
-struct TuneArgs {
+pub struct TuneArgs {
     /// Variant whose evaluation is tuned (a Reversi variant or pente).
     #[arg(long)]
-    variant: WeightKey,
+    pub variant: String,
     /// positions.csv files, or self-play output folders holding one.
     #[arg(long, required = true, num_args = 1..)]
     data: Vec<PathBuf>,
@@ -324,7 +209,7 @@ struct TuneArgs {
 
 /// The settings of an Adam fit (`tune`, `loop`).
 #[derive(clap::Args)]
-struct AdamArgs {
+pub struct AdamArgs {
     /// Adam: step size in score units (1/100 disc).
     #[arg(long, default_value_t = GradientOptions::default().learning_rate)]
     learning_rate: f64,
@@ -363,167 +248,41 @@ impl AdamArgs {
 
 /// How `tune` fits the weights.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-enum Optimizer {
+pub enum Optimizer {
     /// Full-batch Adam with an L2 penalty.
     Adam,
     /// Texel local search.
     Local,
 }
 
-fn main() -> ExitCode {
-    let cli = Cli::parse();
-    let result = match cli.command {
-        Command::Tune(args) => tune(&args),
-        Command::Verify(args) => verify(&args),
-        Command::EvalError(args) => with_geometry!(args.variant, G => eval_error::<G>(&args)),
-        Command::Label(args) => with_geometry!(args.variant, G => label::<G>(&args)),
-        Command::Convert(args) => convert(&args),
-        Command::Loop(args) => tuner_loop(&args),
-    };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
-            eprintln!("tuner: {message}");
-            ExitCode::FAILURE
-        }
-    }
-}
-
-/// Header of the `eval-error` table.
-const EVAL_ERROR_HEADER: &str = "evaluation,phase,positions,exact,mae,bias,scaled_mae";
-/// Progress lines while the reference scores are searched.
-const EVAL_ERROR_REPORTS: usize = 10;
-
-fn eval_error<G: CompiledGeometry>(args: &EvalErrorArgs) -> Result<(), String> {
-    let positions = eval_error::sample::<G>(&data_files(&args.data), args.variant, args.positions, args.seed)?;
-    let references: Vec<Option<PathBuf>> =
-        if args.reference.is_empty() { vec![None] } else { args.reference.iter().cloned().map(Some).collect() };
-    let committee = references
-        .iter()
-        .map(|weights| eval_error::weights_id::<G>(args.variant, weights.as_deref()))
-        .collect::<Result<Vec<_>, _>>()?
-        .join(" ");
-    let options = format!(
-        "variant={} positions={} seed={} depth={} exact_empties={} reference={committee}",
-        args.variant.name(),
-        args.positions,
-        args.seed,
-        args.depth,
-        args.exact_empties,
-    );
-    let saved = match &args.scores {
-        Some(path) if path.exists() => {
-            let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-            Some(eval_error::read_scores(path, &text, &options, positions.clone())?)
-        }
-        _ => None,
-    };
-    let scored = match saved {
-        Some(scored) => scored,
-        None => {
-            let mut engines = references
-                .into_iter()
-                .map(|weights| eval_error::reference_engine::<G>(args.variant, weights, 0))
-                .collect::<Result<Vec<_>, _>>()?;
-            let total = positions.len();
-            let report_every = total.div_ceil(EVAL_ERROR_REPORTS).max(1);
-            let scored =
-                eval_error::score_by_committee(&mut engines, positions, args.depth, args.exact_empties, |done| {
-                    if done % report_every == 0 || done == total {
-                        eprintln!("reference scores: {done}/{total}");
-                    }
-                });
-            if let Some(path) = &args.scores {
-                run::write_atomically(path, eval_error::scores_text(&options, &scored))?;
-            }
-            scored
-        }
-    };
-    let mut evaluations: Vec<(String, ReversiEvaluator<G>)> =
-        vec![("compiled".into(), ReversiEvaluator::Pattern(PatternEval::compiled(args.variant)))];
-    for path in &args.weights {
-        evaluations
-            .push((path.display().to_string(), ReversiEvaluator::Pattern(PatternEval::from_file(args.variant, path)?)));
-    }
-    if args.classic {
-        evaluations.push(("classic".into(), ReversiEvaluator::Classic(ClassicEval::new(args.variant.start_discs()))));
-    }
-    let mut csv = format!("{EVAL_ERROR_HEADER}\n");
-    println!(
-        "{:<40} {:>5} {:>9} {:>6} {:>7} {:>7} {:>10}",
-        "evaluation", "phase", "positions", "exact", "mae", "bias", "scaled_mae"
-    );
-    for (name, eval) in &evaluations {
-        for p in eval_error::errors(eval, &scored, args.variant) {
-            let (phase, n, exact, mae, bias, scaled) = (p.phase, p.positions, p.exact, p.mae, p.bias, p.scaled_mae);
-            println!("{name:<40} {phase:>5} {n:>9} {exact:>6} {mae:>7.2} {bias:>+7.2} {scaled:>10.2}");
-            csv += &format!("{name},{phase},{n},{exact},{mae:.4},{bias:.4},{scaled:.4}\n");
-        }
-    }
-    if let Some(out) = &args.out {
-        run::write_atomically(out, csv)?;
-    }
-    Ok(())
-}
-
-fn label<G: CompiledGeometry>(args: &LabelArgs) -> Result<(), String> {
-    let input = data_files(std::slice::from_ref(&args.data)).remove(0);
-    let options = LabelOptions {
-        depth: args.depth,
-        exact_empties: args.exact_empties,
-        min_empties: args.min_empties,
-        max_empties: args.max_empties,
-        sample: args.sample,
-        seed: args.seed,
-        weights: args.weights.clone(),
-        threads: threads_or_cores(args.threads),
-    };
-    let started = std::time::Instant::now();
-    let bar = indicatif::ProgressBar::new(0);
-    let summary = tuner::label::label::<G>(args.variant, &input, &args.out, &options, |done, total| {
-        bar.set_length(total as u64);
-        bar.set_position(done as u64);
-    })?;
-    bar.finish_and_clear();
-    eprintln!(
-        "{} positions labelled in {} ({} were there already, {} exact) in {:.1} s",
-        summary.selected,
-        args.out.display(),
-        summary.resumed,
-        summary.exact,
-        started.elapsed().as_secs_f64()
-    );
-    Ok(())
-}
-
 /// Names on stderr the tables a weights file of an older layout lacked
 /// (they are zeros now).
-fn report_zeroed(path: &Path, zeroed: &[String]) {
+pub fn report_zeroed(path: &Path, zeroed: &[String]) {
     if !zeroed.is_empty() {
         eprintln!("{}: {} table(s) not in the file are 0: {}", path.display(), zeroed.len(), zeroed.join(", "));
     }
 }
 
 /// Worker threads: `given`, else one per core.
-fn threads_or_cores(given: Option<usize>) -> usize {
+pub fn threads_or_cores(given: Option<usize>) -> usize {
     given.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
 /// The extension of the binary weights form.
 const BINARY_EXTENSION: &str = "bin";
 
-fn convert(args: &ConvertArgs) -> Result<(), String> {
+/// `tuner convert`: rewrites a weights file of `G` in the other form.
+pub fn convert<G: TuningGame>(_game: &G, args: &ConvertArgs) -> Result<(), String> {
     let shown = args.from.display().to_string();
     let bytes = std::fs::read(&args.from).map_err(|e| format!("{shown}: {e}"))?;
     // A binary source's own notes (what made those weights) carry over.
     let mut source_notes = Vec::new();
-    let (set, zeroed) = if engine::eval::weights::is_binary(&bytes) {
-        source_notes =
-            engine::eval::weights::binary_notes(&bytes).into_iter().map(|n| format!("source: {n}")).collect();
-        (WeightSet::parse_binary(&bytes, &shown)?, Vec::new())
+    let (set, zeroed) = if is_binary(&bytes) {
+        source_notes = binary_notes(&bytes).into_iter().map(|n| format!("source: {n}")).collect();
+        (WeightSet::<G::Key>::parse_binary(&bytes, &shown)?, Vec::new())
     } else {
         let text = String::from_utf8(bytes).map_err(|_| format!("{shown}: expected a text or binary weights file"))?;
-        WeightSet::parse_filling(&text, &shown)?
+        WeightSet::<G::Key>::parse_filling(&text, &shown)?
     };
     report_zeroed(&args.from, &zeroed);
     if args.to.extension().is_some_and(|e| e == BINARY_EXTENSION) {
@@ -536,33 +295,32 @@ fn convert(args: &ConvertArgs) -> Result<(), String> {
 }
 
 /// The positions.csv behind each --data argument.
-fn data_files(paths: &[PathBuf]) -> Vec<PathBuf> {
+pub fn data_files(paths: &[PathBuf]) -> Vec<PathBuf> {
     paths.iter().map(|p| if p.is_dir() { p.join("positions.csv") } else { p.clone() }).collect()
 }
 
-fn tune(args: &TuneArgs) -> Result<(), String> {
+/// `tuner tune`: fits `G`'s weights to positions and writes them out.
+pub fn tune<G: TuningGame>(game: &G, args: &TuneArgs) -> Result<(), String> {
+    let variant: G::Key = args.variant.parse()?;
     if let Some(threads) = args.threads {
         rayon::ThreadPoolBuilder::new().num_threads(threads).build_global().map_err(|e| e.to_string())?;
     }
     let start = match &args.start {
         Some(path) => {
             // A start from before a layout change: new tables start at zero.
-            let (set, zeroed) = WeightSet::load_filling(path)?;
+            let (set, zeroed) = WeightSet::<G::Key>::load_filling(path)?;
             report_zeroed(path, &zeroed);
             set
         }
-        None => WeightSet::compiled(args.variant),
+        None => WeightSet::compiled(variant),
     };
-    if start.key != args.variant {
-        return Err(format!("start weights are for {}, expected {}", start.key, args.variant));
+    if start.key != variant {
+        return Err(format!("start weights are for {}, expected {variant}", start.key));
     }
-    match args.variant {
-        WeightKey::Reversi(variant) => with_geometry!(variant, G => tune_with(args, &ReversiModel::<G>::new(start))),
-        WeightKey::Pente => tune_with(args, &PenteModel::new(start)),
-    }
+    tune_with(variant, args, &*game.model(start))
 }
 
-fn tune_with(args: &TuneArgs, model: &dyn Model) -> Result<(), String> {
+fn tune_with<K: WeightKind>(variant: K, args: &TuneArgs, model: &dyn Model) -> Result<(), String> {
     // A score target fixes the K of the fit.
     let k_arg = match (args.k, args.target.fixed_k()) {
         (Some(k), Some(target_k)) if k != target_k => {
@@ -577,7 +335,7 @@ fn tune_with(args: &TuneArgs, model: &dyn Model) -> Result<(), String> {
     std::fs::create_dir_all(&args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
     let _lock = FolderLock::acquire(&args.out)?;
     let bounds = model.bounds();
-    weight_set(args.variant, &model.weights()).save(&args.out.join(run::START_NAME))?;
+    weight_set(variant, &model.weights()).save(&args.out.join(run::START_NAME))?;
     let log_path = args.out.join(run::LOG_NAME);
     let loaded = std::time::Instant::now();
     let report = |train: usize, validation: usize, bytes: usize| {
@@ -591,7 +349,7 @@ fn tune_with(args: &TuneArgs, model: &dyn Model) -> Result<(), String> {
         (Optimizer::Adam, Some(packer)) => {
             let (train, validation) =
                 run::load_split_packed(&files, model, packer, args.target, args.validation_every)?;
-            report(train.len(), validation.len(), tuner::packed::BYTES_PER_POSITION);
+            report(train.len(), validation.len(), crate::packed::BYTES_PER_POSITION);
             let (k, weights, log) = adam_fit(args, model, &bounds, k_arg, &log_path, &train, &validation)?;
             (k, weights, log, (train.len(), validation.len()))
         }
@@ -607,7 +365,7 @@ fn tune_with(args: &TuneArgs, model: &dyn Model) -> Result<(), String> {
     };
     run::write_atomically(&log_path, run::log_csv(&log))?;
 
-    let best = weight_set(args.variant, &best_weights);
+    let best = weight_set(variant, &best_weights);
     best.save(&args.out.join("weights.txt"))?;
     let first = &log[0];
     let best_row = run::best_row(&log);
@@ -619,7 +377,7 @@ fn tune_with(args: &TuneArgs, model: &dyn Model) -> Result<(), String> {
         args.out.join("weights.txt").display()
     );
     if !args.no_compiled {
-        let path = args.compiled.clone().unwrap_or_else(|| run::compiled_path(args.variant));
+        let path = args.compiled.clone().unwrap_or_else(|| variant.compiled_path());
         let mut notes = vec![
             format!("dataset: {}", files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>().join(", ")),
             format!(
@@ -692,13 +450,15 @@ fn adam_fit<R: Rows>(
     Ok((done.k, done.fit.weights, done.fit.log))
 }
 
-fn verify(args: &VerifyArgs) -> Result<(), String> {
+/// `tuner verify`: plays two weight files of `G` against each other.
+pub fn verify<G: TuningGame>(game: &G, args: &VerifyArgs) -> Result<(), String> {
+    let variant: G::Key = args.variant.parse()?;
     let pick = |given: &Option<PathBuf>, name: &str| {
         given.clone().or_else(|| args.tuned.as_ref().map(|d| d.join(name))).expect("clap requires one")
     };
     let (new, old) = (pick(&args.new, "weights.txt"), pick(&args.old, run::START_NAME));
     for path in [&new, &old] {
-        matches::check_weights(path, args.variant)?;
+        matches::check_weights(path, variant)?;
     }
     let plan = MatchPlan {
         budget: MoveBudget::Depth(args.depth),
@@ -707,16 +467,18 @@ fn verify(args: &VerifyArgs) -> Result<(), String> {
         random_plies: args.random_plies,
         seed: args.seed,
     };
-    let job = matches::match_job(args.variant, &new, &old, &plan);
+    let job = matches::match_job(variant, &new, &old, &plan);
     let threads = threads_or_cores(args.threads);
     let options =
         RunOptions { out: args.out.clone(), threads, sprt: None, command: std::env::args().collect(), quiet: false };
-    let summary = matches::play(args.variant, &job, &options, |_, _, _| {})?;
+    let summary = matches::play(game, variant, &job, &options, |_, _, _| {})?;
     print!("{}", summary.report);
     Ok(())
 }
 
-fn tuner_loop(args: &LoopArgs) -> Result<(), String> {
+/// `tuner loop`: runs or resumes `G`'s overnight loop.
+pub fn tuner_loop<G: TuningGame>(game: &G, args: &LoopArgs) -> Result<(), String> {
+    let variant: G::Key = args.variant.parse()?;
     if let Some(hours) = args.hours
         && !(hours.is_finite() && hours > 0.0)
     {
@@ -726,7 +488,7 @@ fn tuner_loop(args: &LoopArgs) -> Result<(), String> {
     // Fail on a bad target before anything is written.
     target.parse::<Target>().map_err(|e| format!("--target/--lambda: {e}"))?;
     let settings = LoopSettings {
-        variant: args.variant.name().to_string(),
+        variant: variant.to_string(),
         seed: args.seed,
         start: args.start.clone(),
         games: args.games,
@@ -748,17 +510,15 @@ fn tuner_loop(args: &LoopArgs) -> Result<(), String> {
         rounds: args.rounds,
         hours: args.hours,
         threads: threads_or_cores(args.threads),
-        write_compiled: args
-            .write_compiled
-            .then(|| args.compiled.clone().unwrap_or_else(|| run::compiled_path(args.variant))),
+        write_compiled: args.write_compiled.then(|| args.compiled.clone().unwrap_or_else(|| variant.compiled_path())),
         quiet: false,
         stop_after_steps: None,
     };
-    let report = round_loop::run_loop(&options)?;
+    let report = round_loop::run_loop(game, &options)?;
     eprintln!(
         "{} rounds in {}; best weights {} (cumulative Elo {:+.1})",
         report.rounds,
-        args.out.join(tuner::ladder::LADDER_FILE).display(),
+        args.out.join(crate::ladder::LADDER_FILE).display(),
         report.best.display(),
         report.cumulative_elo
     );

@@ -1,0 +1,100 @@
+//! Reversi and Pente as the tuner's games: their evaluations as tuning
+//! models ([`reversi`], [`pente`]), Reversi's reference search that
+//! labels positions and grades evaluations ([`label`], [`eval_error`]),
+//! and the [`TuningGame`]s that hand them to the tuner's loop.
+
+pub mod cli;
+pub mod eval_error;
+pub mod label;
+pub mod pente;
+pub mod reversi;
+
+use crate::eval::{WeightKey, WeightSet};
+use crate::with_geometry;
+use selfplay::family::GameFamily;
+use tuner::game::{LabelRequest, TuningGame};
+use tuner::run::Model;
+
+/// Every Reversi variant and Pente: the engine's weight sets as one
+/// tuning game.
+pub struct EngineTuning;
+
+impl TuningGame for EngineTuning {
+    type Key = WeightKey;
+
+    fn model(&self, start: WeightSet) -> Box<dyn Model> {
+        match start.key {
+            WeightKey::Reversi(v) => with_geometry!(v, G => Box::new(reversi::ReversiModel::<G>::new(start))),
+            WeightKey::Pente => Box::new(pente::PenteModel::new(start)),
+        }
+    }
+
+    fn family(&self, key: WeightKey) -> &'static dyn GameFamily {
+        match key {
+            WeightKey::Reversi(_) => &crate::matches::REVERSI,
+            WeightKey::Pente => &crate::matches::PENTE,
+        }
+    }
+
+    fn can_label(&self, key: WeightKey) -> bool {
+        matches!(key, WeightKey::Reversi(_))
+    }
+
+    fn label(
+        &self,
+        key: WeightKey,
+        request: &LabelRequest<'_>,
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Result<usize, String> {
+        let WeightKey::Reversi(variant) = key else {
+            return Err(format!("{key}: no reference search to label with"));
+        };
+        let options = label::LabelOptions {
+            depth: request.depth,
+            weights: Some(request.weights.to_path_buf()),
+            threads: request.threads,
+            ..label::LabelOptions::default()
+        };
+        let summary = with_geometry!(variant, G => label::label::<G>(variant, request.input, request.out, &options, &mut *progress))?;
+        Ok(summary.selected)
+    }
+}
+
+/// Small Reversi positions with exact values, for the tests of the
+/// reference search and the labels.
+#[cfg(test)]
+pub(crate) mod testdata {
+    use crate::reversi::{Position, Size4, Variant};
+    use engine_core::game::Game;
+    use engine_core::mix::SplitMix;
+
+    /// The exact value for the side to move, by plain negamax (4x4 games
+    /// are at most 12 plies).
+    pub(crate) fn negamax(pos: &Position<Size4>) -> i32 {
+        if pos.is_terminal() {
+            return pos.final_score_for_mover();
+        }
+        pos.legal_moves().iter().map(|&mv| -negamax(&pos.result(mv))).max().unwrap()
+    }
+
+    /// `count` unfinished 4x4 positions, each up to 7 random plies from the
+    /// start (seeded).
+    pub(crate) fn tiny_positions(count: usize, seed: u64) -> Vec<Position<Size4>> {
+        let mut rng = SplitMix(seed);
+        let mut out = Vec::new();
+        while out.len() < count {
+            let mut pos: Position<Size4> = Variant::Tiny4.start();
+            for _ in 0..rng.below(8) {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                pos.make(moves[rng.below(moves.len())]);
+            }
+            if !pos.is_terminal() {
+                out.push(pos);
+            }
+        }
+        out
+    }
+}
