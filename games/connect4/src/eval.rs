@@ -158,6 +158,22 @@ mod tests {
         Position::from_moves(size, moves).unwrap_or_else(|e| panic!("{e}"))
     }
 
+    /// A position of up to `max_plies` random moves (fewer when the game
+    /// ends) on a `size` board; `seed` moves on.
+    fn random_position(size: Size, max_plies: usize, seed: &mut u64) -> Position {
+        let mut p = Position::new(size);
+        let plies = (engine_core::mix::splitmix64(*seed) % max_plies as u64) as usize;
+        for _ in 0..plies {
+            let moves = p.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            *seed = engine_core::mix::splitmix64(*seed);
+            p.make(moves[(*seed % moves.len() as u64) as usize]);
+        }
+        p
+    }
+
     /// The windows counted cell by cell: the reference for the bit-sliced count.
     fn slow_counts(p: &Position, own: u64, theirs: u64) -> WindowCounts {
         let size = p.size();
@@ -208,16 +224,7 @@ mod tests {
         let mut seed = 0x1234_5678_u64;
         for size in sizes {
             for _ in 0..200 {
-                let mut p = Position::new(size);
-                let plies = (engine_core::mix::splitmix64(seed) % size.cells() as u64) as usize;
-                for _ in 0..plies {
-                    let moves = p.legal_moves();
-                    if moves.is_empty() {
-                        break;
-                    }
-                    seed = engine_core::mix::splitmix64(seed);
-                    p.make(moves[(seed % moves.len() as u64) as usize]);
-                }
+                let p = random_position(size, size.cells(), &mut seed);
                 let [own, theirs] = WindowEval::counts(&p);
                 assert_eq!(own, slow_counts(&p, p.own(), p.opponent()), "{p:?}");
                 assert_eq!(theirs, slow_counts(&p, p.opponent(), p.own()), "{p:?}");
@@ -241,16 +248,7 @@ mod tests {
         });
         let mut seed = 7u64;
         for _ in 0..300 {
-            let mut p = Position::default();
-            let plies = (engine_core::mix::splitmix64(seed) % 40) as usize;
-            for _ in 0..plies {
-                let moves = p.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                seed = engine_core::mix::splitmix64(seed);
-                p.make(moves[(seed % moves.len() as u64) as usize]);
-            }
+            let p = random_position(Size::STANDARD, 40, &mut seed);
             let (o, t) = (slow_counts(&p, p.own(), p.opponent()), slow_counts(&p, p.opponent(), p.own()));
             let d = |a: u32, b: u32| a as i32 - b as i32;
             let plain = d(o.ones, t.ones) + 4 * d(o.twos, t.twos) + 16 * d(o.threes, t.threes) + 2;

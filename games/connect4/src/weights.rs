@@ -45,7 +45,7 @@ pub const WEIGHT_BOUNDS: Bounds = (-64, 64, 1);
 pub const HAND: [i16; TABLE_COUNT] = [1, 4, 16, 0, 2];
 
 /// The command that writes the hand-set file.
-pub const REGENERATE_COMMAND: &str = "cargo run -p connect4 --example hand_weights";
+pub const REGENERATE_COMMAND: &str = "cargo run -p connect4 --example connect4_weights";
 
 /// The phase of a position with `discs` discs on a board of `cells` cells.
 pub const fn phase(discs: usize, cells: usize) -> usize {

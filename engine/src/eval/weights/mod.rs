@@ -16,14 +16,6 @@ use std::sync::OnceLock;
 /// A weight set of a Reversi variant or of Pente.
 pub type WeightSet = engine_core::weights::WeightSet<WeightKey>;
 
-/// Where the compiled-in binary weight files live, from the engine crate.
-pub const COMPILED_DIR: &str = "weights";
-
-/// The file name of `key`'s compiled-in weights inside [`COMPILED_DIR`].
-pub fn compiled_file_name(key: WeightKey) -> String {
-    format!("{key}.bin")
-}
-
 /// The bytes of `key`'s compiled-in weights file.
 pub fn compiled_bytes(key: WeightKey) -> &'static [u8] {
     // A match, not a table: a program that plays one variant links one file.

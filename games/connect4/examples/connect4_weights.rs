@@ -16,7 +16,7 @@ fn main() {
         .map_err(|e| format!("{}: {e}", binary.display()))
         .and_then(|()| set.save(&text));
     if let Err(e) = written {
-        eprintln!("hand_weights: {e}");
+        eprintln!("connect4_weights: {e}");
         std::process::exit(1);
     }
     println!("wrote {} and {}", binary.display(), text.display());
