@@ -260,6 +260,37 @@ mod tests {
     }
 
     #[test]
+    fn distinct_weights_weigh_each_phase_and_table_as_counted_cell_by_cell() {
+        // Every weight distinct, so that a wrong phase, table or sign shows.
+        let values: Vec<i16> = (0..WEIGHTS as i16).map(|i| 5 * i - 30).collect();
+        let eval = WindowEval::with_weights(&WeightSet { key: Connect4Weights, values: values.clone() }).unwrap();
+        let w = |i: usize| i32::from(values[i]);
+        let mut seed = 11u64;
+        for _ in 0..300 {
+            let p = random_position(Size::STANDARD, Size::STANDARD.cells(), &mut seed);
+            let (o, t) = (slow_counts(&p, p.own(), p.opponent()), slow_counts(&p, p.opponent(), p.own()));
+            let d = |a: u32, b: u32| a as i32 - b as i32;
+            // The standard board's centre column is the fourth; its discs cell by cell.
+            let centre: i32 = (0..Size::STANDARD.height())
+                .map(|r| match p.at(Column::new(3), r) {
+                    Some(c) if c == p.to_move() => 1,
+                    Some(_) => -1,
+                    None => 0,
+                })
+                .sum();
+            // Three phases by the share of the 42 cells filled.
+            let discs = (p.own() | p.opponent()).count_ones() as usize;
+            let base = discs * 3 / 43 * 5;
+            let expected = w(base) * d(o.ones, t.ones)
+                + w(base + 1) * d(o.twos, t.twos)
+                + w(base + 2) * d(o.threes, t.threes)
+                + w(base + 3) * centre
+                + w(base + 4);
+            assert_eq!(eval.evaluate(&p), expected, "{p:?}");
+        }
+    }
+
+    #[test]
     fn threes_count_for_the_side_that_holds_them() {
         // X to move holds a1-c1 (O on a2-b2): one open three (a1-d1).
         let p = pos(Size::STANDARD, "11223");
