@@ -11,6 +11,7 @@ use engine_core::agent::{Agent, Clock};
 use engine_core::cputime::CpuTimer;
 use engine_core::game::Game;
 use engine_core::mix::SplitMix;
+use engine_core::playout::random_playout;
 use engine_core::search::{CompiledSearch, Engine, EngineConfig, Limits, Objective, SearchGame, WIN_BOUND};
 use std::fmt;
 use std::path::Path;
@@ -34,12 +35,10 @@ pub fn playout_positions<G: Geometry>(variant: Variant, games: usize, seed: u64)
     let mut rng = SplitMix(seed);
     let mut positions = Vec::new();
     for _ in 0..games {
-        let mut pos: Position<G> = variant.start();
-        while !pos.is_terminal() {
-            positions.push(pos);
-            let moves = pos.legal_moves();
-            pos = pos.play(moves[rng.below(moves.len())]);
-        }
+        random_playout(variant.start(), &mut rng, |pos: &Position<G>| {
+            positions.push(*pos);
+            true
+        });
     }
     positions
 }
@@ -75,7 +74,7 @@ pub const OTHELLO8_NODES: u64 = 166_283;
 pub const DUO12_NODES: u64 = 85_919;
 /// Expected total nodes of the [`Suite::Pente`] suite (update as for
 /// [`OTHELLO8_NODES`]).
-pub const PENTE_NODES: u64 = 169_577;
+pub const PENTE_NODES: u64 = 84_628;
 
 /// Transposition table of every Reversi suite search, in MiB (cleared
 /// before each position).
@@ -266,10 +265,7 @@ fn staged_positions<G: Geometry>(variant: Variant, stages: &[u32], games: usize,
         let mut pos: Position<G> = variant.start();
         let mut sampled = Vec::new();
         for &empties in stages {
-            while !pos.is_terminal() && (pos.empty_count() > empties || pos.legal_moves().len() < 2) {
-                let moves = pos.legal_moves();
-                pos = pos.play(moves[rng.below(moves.len())]);
-            }
+            pos = random_playout(pos, &mut rng, |p| p.empty_count() > empties || p.legal_moves().len() < 2);
             if pos.is_terminal() {
                 break;
             }

@@ -5,8 +5,8 @@
 //! agents and (in `selfplay`) external programs meet in one match loop.
 
 use crate::game::Game;
-use rand::{RngExt, SeedableRng};
-use rand_chacha::ChaCha8Rng;
+use crate::mix::SplitMix;
+use crate::playout::random_move;
 
 /// The game master's input file, which a file-protocol agent reads.
 pub const INPUT_FILE: &str = "input.txt";
@@ -117,13 +117,13 @@ pub trait Agent<G: Game>: Send {
 /// Plays a uniformly random legal move (the graders' random agent).
 #[derive(Clone, Debug)]
 pub struct RandomAgent {
-    rng: ChaCha8Rng,
+    rng: SplitMix,
 }
 
 impl RandomAgent {
     /// A random agent whose choices are fixed by `seed`.
     pub fn new(seed: u64) -> Self {
-        RandomAgent { rng: ChaCha8Rng::seed_from_u64(seed) }
+        RandomAgent { rng: SplitMix(seed) }
     }
 }
 
@@ -133,9 +133,7 @@ impl<G: Game> Agent<G> for RandomAgent {
     }
 
     fn choose(&mut self, state: &G, _clock: &Clock) -> Decision<G::Move> {
-        let moves = state.legal_moves();
-        assert!(!moves.is_empty(), "RandomAgent asked to move in a finished game");
-        Decision::just(moves[self.rng.random_range(0..moves.len())])
+        Decision::just(random_move(state, &mut self.rng).expect("RandomAgent asked to move in a finished game"))
     }
 }
 

@@ -35,6 +35,11 @@ impl Subtraction {
     pub const fn new(pile: u32) -> Self {
         Subtraction { pile, mover: Color::Black }
     }
+
+    /// The stones left.
+    pub const fn pile(&self) -> u32 {
+        self.pile
+    }
 }
 
 impl Game for Subtraction {

@@ -1,27 +1,12 @@
-//! The graders' reference `minimax` agent as the Duo-Othello handout
-//! describes it: plain minimax with no alpha-beta pruning, a depth chosen from
-//! the remaining time before every move, and a simple disc/positional
-//! evaluation. It exists so self-play can measure engines against what the
-//! graders play; it is deliberately weak. The search is the textbook
-//! MINIMAX with a cutoff ([`crate::textbook`]); this module adds the depth
-//! rule and the evaluation.
+//! Reversi's evaluation for the graders' reference `minimax` agent
+//! ([`engine_core::textbook::reference`]: plain minimax, no pruning, a depth
+//! chosen from the time left): [`PositionalDiscs`], a simple disc/positional
+//! count, and [`reversi_minimax`], that agent on a Reversi board.
 
 use crate::eval::{Evaluator, SCORE_PER_DISC};
-use crate::reversi::{Geometry, Move, Position};
-use crate::textbook::{Cutoff, minimax};
-use engine_core::agent::{Agent, Clock, Decision};
+use crate::reversi::{Geometry, Position};
 use engine_core::bitboard::BitSet;
-
-/// Search depth when more than [`DEEP_TIME_SECS`] seconds remain.
-pub const DEEP_DEPTH: u32 = 3;
-/// Search depth between [`SHALLOW_TIME_SECS`] and [`DEEP_TIME_SECS`] seconds.
-pub const MIDDLE_DEPTH: u32 = 2;
-/// Search depth under [`SHALLOW_TIME_SECS`] seconds.
-pub const SHALLOW_DEPTH: u32 = 1;
-/// Remaining time (seconds) above which the agent searches [`DEEP_DEPTH`].
-pub const DEEP_TIME_SECS: f64 = 50.0;
-/// Remaining time (seconds) under which the agent searches [`SHALLOW_DEPTH`].
-pub const SHALLOW_TIME_SECS: f64 = 3.0;
+use engine_core::textbook::{ReferenceMinimax, TieBreak};
 
 /// Value of a disc on a corner.
 const CORNER_WEIGHT: i32 = 20;
@@ -33,17 +18,6 @@ const C_SQUARE_WEIGHT: i32 = -4;
 const EDGE_WEIGHT: i32 = 3;
 /// Value of a disc anywhere else.
 const INTERIOR_WEIGHT: i32 = 1;
-
-/// The depth the reference agent searches with `remaining` seconds left.
-pub const fn depth_for(remaining: f64) -> u32 {
-    if remaining > DEEP_TIME_SECS {
-        DEEP_DEPTH
-    } else if remaining < SHALLOW_TIME_SECS {
-        SHALLOW_DEPTH
-    } else {
-        MIDDLE_DEPTH
-    }
-}
 
 /// Cell classes of a board and their weights, as bit sets.
 #[derive(Clone, Copy, Debug)]
@@ -115,48 +89,20 @@ impl<G: Geometry> Evaluator<Position<G>> for PositionalDiscs<G> {
 }
 
 /// The reference minimax agent for Reversi on geometry `G` (any size).
-#[derive(Clone, Debug, Default)]
-pub struct ReversiMinimax<G: Geometry> {
-    evaluator: PositionalDiscs<G>,
-}
+pub type ReversiMinimax<G> = ReferenceMinimax<PositionalDiscs<G>>;
 
-impl<G: Geometry> ReversiMinimax<G> {
-    /// A reference agent for boards of geometry `G`.
-    pub fn new() -> Self {
-        ReversiMinimax { evaluator: PositionalDiscs::default() }
-    }
-}
-
-impl<G: Geometry> Agent<Position<G>> for ReversiMinimax<G> {
-    fn name(&self) -> String {
-        "minimax".into()
-    }
-
-    fn choose(&mut self, state: &Position<G>, clock: &Clock) -> Decision<Move<G>> {
-        let depth = depth_for(clock.own_remaining);
-        let problem = Cutoff { max: state.to_move(), depth, evaluator: &self.evaluator };
-        // Plain MINIMAX: the first move in reading order wins ties.
-        let outcome = minimax(&problem, state, &mut (), None);
-        let mv = outcome.best.expect("ReversiMinimax asked to move in a finished game");
-        Decision { mv, score: Some(outcome.value), depth: Some(depth), nodes: outcome.calls }
-    }
+/// The reference agent for boards of geometry `G`; as plain MINIMAX, it
+/// plays the first move in reading order among equals.
+pub fn reversi_minimax<G: Geometry>() -> ReversiMinimax<G> {
+    ReferenceMinimax::new(PositionalDiscs::default(), TieBreak::First)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::reversi::{Size4, Size8, Size12, Variant};
+    use engine_core::agent::{Agent, Clock};
     use engine_core::game::Game;
-
-    #[test]
-    fn depth_follows_the_handout_thresholds() {
-        assert_eq!(depth_for(300.0), 3);
-        assert_eq!(depth_for(50.5), 3);
-        assert_eq!(depth_for(50.0), 2);
-        assert_eq!(depth_for(3.0), 2);
-        assert_eq!(depth_for(2.99), 1);
-        assert_eq!(depth_for(0.01), 1);
-    }
 
     #[test]
     fn regions_partition_the_board() {
@@ -177,7 +123,7 @@ mod tests {
         let pos: Position<Size8> = Position::parse(&text, Variant::Othello8.scoring()).unwrap();
         let legal: Vec<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();
         assert_eq!(legal, ["c5", "h8"]);
-        let mut agent = ReversiMinimax::<Size8>::new();
+        let mut agent = reversi_minimax::<Size8>();
         let d = agent.choose(&pos, &Clock { own_remaining: 1.0, opponent_remaining: 1.0 });
         assert_eq!(d.mv.to_string(), "h8");
         assert_eq!(d.depth, Some(1));
@@ -186,7 +132,7 @@ mod tests {
     #[test]
     fn plays_legal_games_on_duo() {
         let mut pos: Position<Size12> = Variant::Duo12.start();
-        let mut agent = ReversiMinimax::<Size12>::new();
+        let mut agent = reversi_minimax::<Size12>();
         let clock = Clock { own_remaining: 10.0, opponent_remaining: 10.0 };
         while !pos.is_terminal() {
             let mv = agent.choose(&pos, &clock).mv;
@@ -200,7 +146,7 @@ mod tests {
         // Full-width minimax to depth 2 from the 8x8 start visits the root,
         // its 4 children and each of their 3 replies: 1 + 4 + 12 nodes.
         let pos: Position<Size8> = Variant::Othello8.start();
-        let mut agent = ReversiMinimax::<Size8>::new();
+        let mut agent = reversi_minimax::<Size8>();
         let d = agent.choose(&pos, &Clock { own_remaining: 10.0, opponent_remaining: 10.0 });
         assert_eq!(d.nodes, 17);
     }

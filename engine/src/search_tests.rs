@@ -9,9 +9,10 @@ use engine_core::agent::{Agent, Clock};
 use engine_core::bitboard::BitSet;
 use engine_core::cputime::{CpuClock, CpuTimer};
 use engine_core::game::{Color, Game};
+use engine_core::mix::SplitMix;
+use engine_core::playout::random_playout;
 use engine_core::search::*;
-use rand::{RngExt, SeedableRng};
-use rand_chacha::ChaCha8Rng;
+use rand::RngExt;
 use std::time::Duration;
 
 /// Plain minimax to the end of the game over the [`Game`] trait: the
@@ -26,13 +27,8 @@ fn minimax<G: Game>(pos: &G) -> i32 {
 
 /// A position reached by random play from the start of `variant`, with
 /// `empties` empty cells (or the end of the game, whichever comes first).
-fn random_position<G: Geometry>(variant: Variant, empties: u32, rng: &mut ChaCha8Rng) -> Position<G> {
-    let mut pos: Position<G> = variant.start();
-    while pos.empty_count() > empties && !pos.is_terminal() {
-        let moves = pos.legal_moves();
-        pos = pos.play(moves[rng.random_range(0..moves.len())]);
-    }
-    pos
+fn random_position<G: Geometry>(variant: Variant, empties: u32, rng: &mut SplitMix) -> Position<G> {
+    random_playout(variant.start(), rng, |pos: &Position<G>| pos.empty_count() > empties)
 }
 
 fn disc_searcher<G: Geometry>() -> Searcher<Position<G>, FinalScore> {
@@ -72,7 +68,7 @@ fn selectivity_never_changes_an_exact_result() {
     let r = s.search(&start, &Limits::default());
     assert!(r.exact);
     assert_eq!(r.score, Some(-8 * SCORE_PER_DISC));
-    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let mut rng = SplitMix(11);
     for _ in 0..6 {
         let pos = random_position::<Size6>(Variant::Othello6, 11, &mut rng);
         if pos.is_terminal() {
@@ -107,7 +103,7 @@ fn the_ladder_starts_only_with_enough_plies_to_go() {
     let ladder = LADDER_FROM_THE_START;
     let solver = SMALL_BOARD_SOLVER;
     let alone = SearchParams { solve_first_confidence: params::SOLVE_CONFIDENCES.len() as f64, ..ladder };
-    let mut rng = ChaCha8Rng::seed_from_u64(37);
+    let mut rng = SplitMix(37);
     let mut checked = 0;
     while checked < 6 {
         let pos = random_position::<Size6>(Variant::Othello6, 10, &mut rng);
@@ -143,7 +139,7 @@ fn selective_solves_cut_and_leave_the_exact_solve_exact() {
     let ladder = LADDER_FROM_THE_START;
     let narrow = ReversiParams { endgame_probcut_sigma: 0.01, ..SMALL_BOARD_SOLVER };
     let eval = PatternEval::<Size6>::compiled(Variant::Othello6);
-    let mut rng = ChaCha8Rng::seed_from_u64(31);
+    let mut rng = SplitMix(31);
     let (mut wrong, mut checked) = (0, 0);
     while checked < 12 {
         let pos = random_position::<Size6>(Variant::Othello6, 10, &mut rng);
@@ -196,7 +192,7 @@ fn check_solver_windows<G: Geometry>(
 
 #[test]
 fn the_solver_matches_minimax_in_every_window() {
-    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    let mut rng = SplitMix(7);
     let mut ctx = control::SearchContext::new(1, 1);
     for round in 0..60 {
         let empties = 3 + round % 7;
@@ -218,7 +214,7 @@ fn the_solver_answers_windows_at_and_beyond_the_largest_score() {
     // No score passes the board's cell count: windows reaching past it are
     // narrowed to it and windows wholly beyond it answered at once, which
     // must stay right also for wipeouts, whose score is that limit.
-    let mut rng = ChaCha8Rng::seed_from_u64(41);
+    let mut rng = SplitMix(41);
     let mut ctx = control::SearchContext::new(1, 1);
     let limit = Size4::CELLS as i32;
     let mut wipeouts = 0;
@@ -247,7 +243,7 @@ fn the_solver_finishes_two_empties_exactly_through_passes_and_blocked_ends() {
     // Two empty cells have their own shortcut: every window, against
     // minimax, including positions where the mover must pass and where
     // neither side can fill them.
-    let mut rng = ChaCha8Rng::seed_from_u64(29);
+    let mut rng = SplitMix(29);
     let mut ctx = control::SearchContext::new(1, 1);
     let (mut passes, mut blocked, mut seen) = (0, 0, 0);
     for _ in 0..200_000 {
@@ -296,7 +292,7 @@ fn the_solver_reads_its_registry_settings_and_stays_exact() {
     everywhere.set("endgame.sort_step", 4.0).unwrap();
     let mut walk = ReversiParams::DEFAULT;
     walk.set("endgame.shallow_empties", 20.0).unwrap();
-    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let mut rng = SplitMix(11);
     let mut nodes = [0u64; 3];
     for _ in 0..12 {
         let pos = random_position::<Size6>(Variant::Othello6, 10, &mut rng);
@@ -322,7 +318,7 @@ fn the_solver_reads_its_registry_settings_and_stays_exact() {
 fn the_midgame_search_matches_minimax_once_deep_enough() {
     // Deep enough to reach the end, the search must give the exact value
     // whatever the evaluator: the solver takes over at the horizon.
-    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let mut rng = SplitMix(11);
     for _ in 0..10 {
         let pos = random_position::<Size6>(Variant::Othello6, 9, &mut rng);
         if pos.is_terminal() {
@@ -359,7 +355,7 @@ fn a_full_width_search_matches_negamax_whichever_depths_use_the_table() {
     // not at all (64), a fixed-depth full-width search keeps the value.
     const DEPTH: u32 = 4;
     let eval = PatternEval::<Size8>::compiled(Variant::Othello8);
-    let mut rng = ChaCha8Rng::seed_from_u64(23);
+    let mut rng = SplitMix(23);
     for _ in 0..6 {
         let pos = random_position::<Size8>(Variant::Othello8, 44, &mut rng);
         let expected = negamax(&pos, &eval, DEPTH);
@@ -380,7 +376,7 @@ fn prefetching_every_childs_bucket_leaves_the_search_as_it_was() {
     // search visits the same nodes and finds the same score and move.
     const DEPTH: u32 = 7;
     let eval = PatternEval::<Size8>::compiled(Variant::Othello8);
-    let mut rng = ChaCha8Rng::seed_from_u64(29);
+    let mut rng = SplitMix(29);
     for _ in 0..4 {
         let pos = random_position::<Size8>(Variant::Othello8, 40, &mut rng);
         let results: Vec<_> = [0.0, 2.0, 64.0]
@@ -442,7 +438,7 @@ fn depth_and_node_limits_are_kept() {
 
 #[test]
 fn a_forced_move_is_answered_at_once() {
-    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    let mut rng = SplitMix(3);
     let mut found = false;
     for _ in 0..200 {
         let pos = random_position::<Size6>(Variant::Othello6, rng.random_range(4..20), &mut rng);
@@ -459,7 +455,7 @@ fn a_forced_move_is_answered_at_once() {
 
 #[test]
 fn a_tiny_clock_answers_legally_and_at_once() {
-    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let mut rng = SplitMix(5);
     let mut engine = reversi_engine::<Size12>(Variant::Duo12, EngineConfig::default()).unwrap();
     for empties in [130, 100, 70, 40, 20, 8] {
         let pos = random_position::<Size12>(Variant::Duo12, empties, &mut rng);
@@ -476,7 +472,7 @@ fn a_tiny_clock_answers_legally_and_at_once() {
 
 #[test]
 fn the_hard_limit_holds() {
-    let mut rng = ChaCha8Rng::seed_from_u64(9);
+    let mut rng = SplitMix(9);
     let pos =
         (0..).map(|_| random_position::<Size12>(Variant::Duo12, 90, &mut rng)).find(|p| !p.is_terminal()).unwrap();
     let config = EngineConfig { move_time: Some(0.05), ..EngineConfig::default() };
@@ -725,7 +721,7 @@ fn proven_and_unproven_scores_keep_their_bands_through_the_table_and_the_windows
         Outcomes::wins(Some(Color::Black)),
         Outcomes::wins(Some(Color::White)),
     ];
-    let mut rng = ChaCha8Rng::seed_from_u64(64);
+    let mut rng = SplitMix(64);
     for k in 0..12 {
         let variant = if k % 2 == 0 { Variant::Othello6 } else { Variant::Duo12 };
         let empties = 8 + (k % 3) as u32;

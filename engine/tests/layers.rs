@@ -351,8 +351,12 @@ fn crate_sources() -> Vec<PathBuf> {
 type Layers = &'static [&'static [&'static str]];
 
 /// The core's layers.
-const CORE_LAYERS: Layers =
-    &[&["bitboard", "cpu", "cputime", "memory", "mix"], &["game", "eval", "weights"], &["agent"], &["search"]];
+const CORE_LAYERS: Layers = &[
+    &["bitboard", "cpu", "cputime", "memory", "mix"],
+    &["game", "playout", "eval", "weights"],
+    &["agent", "textbook"],
+    &["search"],
+];
 
 /// The engine's layers (the games on the core). Each game's search glue
 /// (`reversi::search`, `pente::threats`, ..) sits above its evaluation.
@@ -369,9 +373,9 @@ const ENGINE_LAYERS: Layers = &[
         "pente::board",
         "pente::pattern",
     ],
-    &["eval", "pente::layout", "pente::eval"],
+    &["eval", "pente::layout", "pente::eval", "textbook", "reference"],
     &["reversi::search", "reversi::endgame", "reversi::ffo", "pente::search", "pente::threats", "pente::length"],
-    &["reversi::agents", "pente::agents", "textbook", "reference"],
+    &["reversi::agents", "pente::agents"],
     &["protocol", "analysis", "matches", "tuning"],
 ];
 

@@ -2,7 +2,7 @@
 
 use crate::pente_common;
 
-use engine::pente::{Cell, NearRandomAgent, PenteMinimax, PentePosition};
+use engine::pente::{Cell, NearRandomAgent, PentePosition, pente_minimax};
 use engine_core::agent::{Agent, Clock};
 use engine_core::game::{Color, Game};
 use pente_common::cell;
@@ -32,17 +32,8 @@ fn random_agent_plays_next_to_stones_and_keeps_the_opening_rule() {
 }
 
 #[test]
-fn minimax_depth_follows_the_time_left() {
-    assert_eq!(PenteMinimax::depth_for(300.0), 3);
-    assert_eq!(PenteMinimax::depth_for(50.5), 3);
-    assert_eq!(PenteMinimax::depth_for(50.0), 2);
-    assert_eq!(PenteMinimax::depth_for(3.0), 2);
-    assert_eq!(PenteMinimax::depth_for(2.9), 1);
-}
-
-#[test]
 fn minimax_takes_a_five_and_blocks_one() {
-    let mut agent = PenteMinimax::new(1);
+    let mut agent = pente_minimax(1);
     let clock = Clock { own_remaining: 10.0, opponent_remaining: 10.0 };
     let pos = pente_common::drawn(Color::Black, 0, 0, "10F", "wbbbb.\n......\n.www..");
     assert_eq!(agent.choose(&pos, &clock).mv, cell("10L"));

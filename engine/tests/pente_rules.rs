@@ -6,9 +6,9 @@ use crate::pente_common;
 use engine::pente::{Cell, PentePosition};
 use engine::protocol::pente::{input_text, parse_input};
 use engine_core::game::{Color, Game};
+use engine_core::mix::SplitMix;
 use pente_common::{cell, drawn};
-use rand::{RngExt, SeedableRng};
-use rand_chacha::ChaCha8Rng;
+use rand::RngExt;
 
 #[test]
 fn coordinates_round_trip_and_the_centre_is_10k() {
@@ -223,7 +223,7 @@ fn opening_rule() {
 
 #[test]
 fn make_unmake_is_exact_over_random_games() {
-    let mut rng = ChaCha8Rng::seed_from_u64(561);
+    let mut rng = SplitMix(561);
     for _ in 0..20 {
         let mut pos = PentePosition::new();
         let mut stack = Vec::new();

@@ -6,7 +6,7 @@ use crate::pente_common;
 
 use engine::pente::search::quick_move;
 use engine::pente::threats::{Vcf, defences, wins};
-use engine::pente::{PenteEngine, PenteMinimax, PentePosition, pente_engine};
+use engine::pente::{PenteEngine, PentePosition, pente_engine, pente_minimax};
 use engine_core::agent::{Agent, Clock};
 use engine_core::cputime::CpuClock;
 use engine_core::game::{Color, Game};
@@ -134,7 +134,7 @@ fn finds_a_vcf_and_wins_with_it() {
     // The engine plays a winning line against the minimax reference.
     let mut game = pos.clone();
     let mut engine = small_engine();
-    let mut minimax = PenteMinimax::new(3);
+    let mut minimax = pente_minimax(3);
     for _ in 0..12 {
         if game.is_terminal() {
             break;

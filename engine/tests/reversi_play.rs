@@ -77,7 +77,7 @@ fn replay<G: Geometry>(variant: Variant, transcript: &str) -> Position<G> {
 }
 
 /// The handout's full game, with its random opponent's moves (c1, c4, a3,
-/// b1, b4, d3) reproduced by seed 103. Differences from the handout, on
+/// b1, b4, d3) reproduced by seed 261. Differences from the handout, on
 /// purpose: the title, "COLUMN then ROW" (the handout says LETTER), the quit
 /// hint, no "Next to play" once the game is over, the disc count, and the
 /// board rows aligned (the handout's conversion shifted some).
@@ -299,7 +299,7 @@ Total time:
 #[test]
 fn the_handouts_full_game() {
     let script = "1\n1\nx\n?\na2\nd4\nd4\n4d\na1\nd1\na1\na4\nd2\npass\nd2\n";
-    let transcript = play(&["--seed", "103"], script);
+    let transcript = play(&["--seed", "261"], script);
     assert_eq!(transcript, HANDOUT_GAME);
     replay::<Size4>(Variant::Tiny4, &transcript);
 }

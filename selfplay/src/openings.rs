@@ -6,8 +6,10 @@
 //! [`GameProtocol`].
 
 use crate::protocol::{GameProtocol, ROW_SEPARATOR};
-use crate::run::{ends_within, random_line, stream_rng};
+use crate::run::ends_within;
 use engine_core::agent::Agent;
+use engine_core::mix::SplitMix;
+use engine_core::playout::random_line;
 use engine_core::search::Budget;
 use engine_core::search::{CompiledSearch, Engine, EngineConfig, Objective, SearchGame};
 use std::collections::HashSet;
@@ -157,7 +159,7 @@ pub fn make_suite<P: SuiteGame>(protocol: &P, spec: &SuiteSpec) -> Result<Vec<Su
         if suite.len() == spec.count {
             break;
         }
-        let mut rng = stream_rng(spec.seed, SUITE_STREAM + k as u64);
+        let mut rng = SplitMix::stream(spec.seed, SUITE_STREAM + k as u64);
         let state = random_line(protocol.start(), spec.plies, &mut rng);
         if ends_within(&state, spec.lookahead) || ends_in_playout(&mut engine, &state, spec.playout) {
             continue;

@@ -9,9 +9,9 @@ use crate::protocol::GameProtocol;
 use crate::record::{self, FolderLock, GameRecord, RUN_FILE, Store};
 use crate::stats::{Pentanomial, Sprt, Verdict, Wdl};
 use engine_core::game::Game;
+use engine_core::mix::SplitMix;
+use engine_core::playout::random_line;
 use indicatif::{ProgressBar, ProgressStyle};
-use rand::{Rng, RngExt, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
 use std::io::IsTerminal;
@@ -21,7 +21,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 /// Stream of the opening RNG of opening `k` is `OPENING_STREAM + k`; game
-/// `id` uses stream `id`. Both RNGs are ChaCha8 seeded from `--seed`.
+/// `id` uses stream `id`: streams of `--seed` ([`SplitMix::stream`]).
 pub const OPENING_STREAM: u64 = 1 << 63;
 /// Without a terminal, a plain progress line is printed every this many
 /// percent of the games.
@@ -141,13 +141,6 @@ pub fn pairings(job: &Job) -> Vec<(usize, usize)> {
     }
 }
 
-/// The ChaCha8 generator of `stream` under `seed`.
-pub fn stream_rng(seed: u64, stream: u64) -> ChaCha8Rng {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    rng.set_stream(stream);
-    rng
-}
-
 /// Openings read from a file: one flattened position per line; blank lines
 /// and lines starting with `#` are skipped.
 pub fn read_openings<P: GameProtocol>(protocol: &P, path: &Path) -> Result<Vec<P::State>, String> {
@@ -180,7 +173,7 @@ pub fn opening<P: GameProtocol>(protocol: &P, job: &Job, book: &[P::State], k: u
     if !book.is_empty() {
         return book[(k % book.len() as u64) as usize].clone();
     }
-    let mut rng = stream_rng(job.seed, OPENING_STREAM + k);
+    let mut rng = SplitMix::stream(job.seed, OPENING_STREAM + k);
     // Random plies can end the game or leave it a ply or two from its end
     // (Duo's two groups may lose contact): draw again from the same stream
     // until the players have a game to play.
@@ -191,18 +184,6 @@ pub fn opening<P: GameProtocol>(protocol: &P, job: &Job, book: &[P::State], k: u
         }
     }
     protocol.start()
-}
-
-/// `state` after up to `plies` uniformly random moves (fewer if the game ends).
-pub fn random_line<S: Game>(mut state: S, plies: u32, rng: &mut impl Rng) -> S {
-    for _ in 0..plies {
-        let moves = state.legal_moves();
-        if moves.is_empty() {
-            break;
-        }
-        state.make(moves[rng.random_range(0..moves.len())]);
-    }
-    state
 }
 
 /// Plies after a random opening within which no line may end the game: a
@@ -413,7 +394,7 @@ pub fn run_observed<P: GameProtocol>(
             let local = id % job.games;
             let (a, b) = pairings[pairing];
             let (black, white) = if local.is_multiple_of(2) { (a, b) } else { (b, a) };
-            let mut rng = stream_rng(job.seed, id);
+            let mut rng = SplitMix::stream(job.seed, id);
             let seeds = [rng.next_u64(), rng.next_u64()];
             let mut seat = |player: usize, seed: u64| match kept[player].take() {
                 Some(seat) => Ok(seat),

@@ -237,8 +237,8 @@ pub fn fit<R: Rows>(
 mod tests {
     use super::*;
     use crate::dataset::{Dataset, Sample, mix};
-    use rand::{RngExt, SeedableRng};
-    use rand_chacha::ChaCha8Rng;
+    use engine_core::mix::SplitMix;
+    use rand::RngExt;
 
     const WEIGHTS: usize = 40;
     const K: f64 = 0.01;
@@ -249,7 +249,7 @@ mod tests {
 
     #[test]
     fn recovers_known_weights_from_zero_and_is_reproducible() {
-        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let mut rng = SplitMix(7);
         let truth: Vec<i32> = (0..WEIGHTS).map(|_| rng.random_range(-150..=150)).collect();
         let all = synthetic(&truth, 40_000, 1);
         let (train, validation) = all.split_by_game(|g| mix(g).is_multiple_of(5));
@@ -275,7 +275,7 @@ mod tests {
         // steps (about the rate on every weight) overshoot and the rate stops
         // with nothing better than the start; the decayed restarts, from the
         // best weights, still find the gain.
-        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        let mut rng = SplitMix(11);
         let truth: Vec<i32> = (0..WEIGHTS).map(|_| rng.random_range(-150..=150)).collect();
         let start: Vec<i32> = truth.iter().map(|t| t + rng.random_range(-20..=20)).collect();
         let all = synthetic(&truth, 40_000, 2);

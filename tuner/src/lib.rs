@@ -31,14 +31,14 @@ pub mod run;
 pub(crate) mod testdata {
     use crate::dataset::{Dataset, Sample};
     use crate::loss::sigmoid;
-    use rand::{RngExt, SeedableRng};
-    use rand_chacha::ChaCha8Rng;
+    use engine_core::mix::SplitMix;
+    use rand::RngExt;
 
     /// Positions with `per_position` random sparse features each, labelled by
     /// drawing the result from sigmoid(k * eval) under the known weights
     /// `truth`; ten positions per game.
     pub(crate) fn synthetic(truth: &[i32], positions: usize, per_position: usize, k: f64, seed: u64) -> Dataset {
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut rng = SplitMix(seed);
         let mut data = Dataset::new();
         for p in 0..positions {
             let features: Vec<(u32, i32)> = (0..per_position)

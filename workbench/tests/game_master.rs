@@ -3,7 +3,7 @@
 //! passes the agent never sees, and the end-of-game scoring rules.
 
 use engine::matches::ReversiProtocol;
-use engine::reference::ReversiMinimax;
+use engine::reference::reversi_minimax;
 use engine::reversi::{Position, Size4, Size12, Variant};
 use engine_core::agent::{Agent, Clock, RandomAgent};
 use engine_core::game::{Color, Game};
@@ -63,7 +63,7 @@ fn play<P: GameProtocol>(
 fn game_with_a_pass() -> (Vec<String>, Position<Size4>) {
     for seed in 0..500 {
         let mut x = RandomAgent::new(seed);
-        let mut o = ReversiMinimax::<Size4>::new();
+        let mut o = reversi_minimax::<Size4>();
         let mut pos: Position<Size4> = Variant::Tiny4.start();
         let (mut moves, mut x_passed) = (Vec::new(), false);
         while !pos.is_terminal() {

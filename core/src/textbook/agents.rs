@@ -4,9 +4,9 @@
 
 use super::problems::{Cutoff, ExactMargin};
 use super::search::{TextbookResult, alpha_beta, minimax};
+use crate::agent::{Agent, Clock, Decision};
 use crate::eval::Evaluator;
-use engine_core::agent::{Agent, Clock, Decision};
-use engine_core::game::Game;
+use crate::game::Game;
 use std::time::{Duration, Instant};
 
 /// Deepest iteration of a time-limited H-MINIMAX search.

@@ -3,8 +3,8 @@
 //! end, or a cutoff at a fixed depth with an [`Evaluator`].
 
 use super::search::{Path, Problem};
-use crate::eval::{Evaluator, SCORE_PER_DISC};
-use engine_core::game::{Color, Game};
+use crate::eval::{Evaluator, SCORE_PER_POINT};
+use crate::game::{Color, Game};
 
 /// Full-depth search with utility +1 when MAX wins, -1 when MAX loses, 0 for
 /// a draw (the Reversi Tiny handout, with MAX = dark).
@@ -70,7 +70,7 @@ impl<G: Game, E: Evaluator<G>> Problem<G> for Cutoff<'_, E> {
     fn value(&self, state: &G) -> i32 {
         if state.is_terminal() {
             let margin = state.final_score() * self.max.sign();
-            return margin.signum() * DECISIVE + margin * SCORE_PER_DISC;
+            return margin.signum() * DECISIVE + margin * SCORE_PER_POINT;
         }
         let sign = if state.to_move() == self.max { 1 } else { -1 };
         (self.evaluator.evaluate(state) * sign).clamp(1 - DECISIVE, DECISIVE - 1)

@@ -6,7 +6,7 @@
 //! ordinary ply that changes the node type). Every node entered counts as one
 //! Max-Value or Min-Value call in [`TextbookResult::calls`], leaves included.
 
-use engine_core::game::{Color, Game};
+use crate::game::{Color, Game};
 use std::time::Instant;
 
 /// The value of "Infinity" in traverse logs: the start value of a MIN node and

@@ -137,6 +137,12 @@ impl<K: WeightKind> WeightSet<K> {
         WeightSet { key, values: key.compiled().to_vec() }
     }
 
+    /// The values widened to `i32`, in layout order: the form the tuner
+    /// fits.
+    pub fn widened(&self) -> Vec<i32> {
+        self.values.iter().map(|&v| i32::from(v)).collect()
+    }
+
     /// Checks the length and every value against the layout.
     pub fn validate(&self) -> Result<(), String> {
         let reg = self.key.layout();

@@ -8,11 +8,11 @@
 use engine::reversi::reversi_engine;
 use engine::reversi::{Geometry, Move, Size8, Variant};
 use engine::textbook::positional::{Board8, Positional};
-use engine::textbook::{INFINITY, Observer, Visit, alpha_beta, minimax};
 use engine_core::agent::{Agent, Clock};
 use engine_core::bitboard::BitSet;
 use engine_core::game::{Color, Game};
 use engine_core::search::EngineConfig;
+use engine_core::textbook::{INFINITY, Observer, Visit, alpha_beta, minimax};
 use std::fmt::Write as _;
 use std::process::ExitCode;
 

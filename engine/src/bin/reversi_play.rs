@@ -11,12 +11,13 @@
 use clap::Parser;
 use engine::reversi::{COLUMN_LETTERS, Geometry, Move, Position, Variant};
 use engine::reversi::{CompiledGeometry, reversi_engine};
-use engine::textbook::{AlphaBetaAgent, HMinimaxAgent, Heuristic, PerfectMinimax, SearchLimit};
+use engine::textbook::CornerMobilityDiscs;
 use engine::with_geometry;
 use engine_core::agent::{Agent, Clock, RandomAgent};
 use engine_core::bitboard::BitSet;
 use engine_core::game::{Color, Game};
 use engine_core::search::EngineConfig;
+use engine_core::textbook::{AlphaBetaAgent, HMinimaxAgent, PerfectMinimax, SearchLimit};
 use std::io::{BufRead, IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -371,7 +372,7 @@ fn make_agent<G: CompiledGeometry>(setup: &Setup, args: &Args) -> Result<Box<dyn
         }
         Opponent::Minimax => Box::new(PerfectMinimax),
         Opponent::AlphaBeta => Box::new(AlphaBetaAgent),
-        Opponent::HMinimax(limit) => Box::new(HMinimaxAgent::new(Heuristic, limit)),
+        Opponent::HMinimax(limit) => Box::new(HMinimaxAgent::new(CornerMobilityDiscs, limit)),
         Opponent::Engine => {
             let config = EngineConfig { move_time: Some(args.engine_time), ..EngineConfig::default() };
             Box::new(reversi_engine::<G>(setup.variant, config)?)

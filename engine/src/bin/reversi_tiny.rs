@@ -7,9 +7,9 @@
 //! move. MAX is dark whoever is to move; values are +1/-1/0.
 
 use engine::reversi::{Geometry, Position, Size4, Variant};
-use engine::textbook::{TextbookResult, WinLossDraw, alpha_beta, minimax};
 use engine_core::bitboard::BitSet;
 use engine_core::game::{Color, Game};
+use engine_core::textbook::{TextbookResult, WinLossDraw, alpha_beta, minimax};
 use std::process::ExitCode;
 
 type Board = Position<Size4>;

@@ -9,9 +9,9 @@ use engine::reversi::{CompiledGeometry, reversi_engine};
 use engine::reversi::{Position, Variant};
 use engine::with_geometry;
 use engine_core::game::Game;
+use engine_core::mix::SplitMix;
+use engine_core::playout::random_playout;
 use engine_core::search::{EngineConfig, Limits, Objective, TimePlan};
-use rand::{RngExt, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 use std::path::PathBuf;
 
 /// Measures the engine's search on random middle-game positions.
@@ -47,15 +47,11 @@ fn run<G: CompiledGeometry>(args: &Args) -> Result<(), String> {
     if let Some(dir) = &args.write {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }
-    let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
+    let mut rng = SplitMix(args.seed);
     let (mut nodes, mut seconds) = (0u64, 0.0);
     let mut done = 0;
     while done < args.positions {
-        let mut pos: Position<G> = args.variant.start();
-        while pos.empty_count() > args.empties && !pos.is_terminal() {
-            let moves = pos.legal_moves();
-            pos = pos.play(moves[rng.random_range(0..moves.len())]);
-        }
+        let pos = random_playout(args.variant.start(), &mut rng, |pos: &Position<G>| pos.empty_count() > args.empties);
         if pos.is_terminal() || pos.legal_moves().len() < 2 {
             continue;
         }

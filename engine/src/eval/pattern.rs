@@ -947,21 +947,20 @@ mod tests {
     use super::*;
     use crate::reversi::{Size4, Size6, Size8, Size10, Size12};
     use engine_core::game::Game;
-    use rand::{RngExt, SeedableRng};
-    use rand_chacha::ChaCha8Rng;
+    use engine_core::mix::SplitMix;
+    use engine_core::playout::{random_line, random_move, random_playout};
+    use rand::RngExt;
 
     /// Positions from random games of `variant`, every ply.
     fn random_positions<G: Geometry>(variant: Variant, games: usize, seed: u64) -> Vec<Position<G>> {
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut rng = SplitMix(seed);
         let mut out = Vec::new();
         for _ in 0..games {
-            let mut pos: Position<G> = variant.start();
-            while !pos.is_terminal() {
-                out.push(pos);
-                let moves = pos.legal_moves();
-                pos = pos.play(moves[rng.random_range(0..moves.len())]);
-            }
-            out.push(pos);
+            let end = random_playout(variant.start(), &mut rng, |pos: &Position<G>| {
+                out.push(*pos);
+                true
+            });
+            out.push(end);
         }
         out
     }
@@ -969,7 +968,7 @@ mod tests {
     /// Random weights within each table's bounds.
     fn random_weights(variant: Variant, seed: u64) -> WeightSet {
         let reg = Registry::of(variant);
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut rng = SplitMix(seed);
         let mut values = Vec::with_capacity(reg.len());
         for _ in 0..reg.phases {
             for t in &reg.tables {
@@ -1061,23 +1060,15 @@ mod tests {
     /// every position.
     fn check_trail<G: Geometry>(variant: Variant) {
         let eval = PatternEval::<G>::with_weights(random_weights(variant, 5));
-        let mut rng = ChaCha8Rng::seed_from_u64(17);
+        let mut rng = SplitMix(17);
         for game in 0..8 {
-            let mut pos: Position<G> = variant.start();
             let opening = if game < 2 { 0 } else { rng.random_range(0..G::CELLS * 3 / 4) };
-            for _ in 0..opening {
-                if pos.is_terminal() {
-                    break;
-                }
-                let moves = pos.legal_moves();
-                pos = pos.play(moves[rng.random_range(0..moves.len())]);
-            }
+            let mut pos: Position<G> = random_line(variant.start(), opening as u32, &mut rng);
             let mut trail = PatternTrail::default();
             eval.trail_start(&mut trail, &pos);
             let mut line = Vec::new();
             while !pos.is_terminal() {
-                let moves = pos.legal_moves();
-                let mv = moves[rng.random_range(0..moves.len())];
+                let mv = random_move(&pos, &mut rng).expect("an unfinished game has a move");
                 let undo = pos.make(mv);
                 let depth = trail.stack.len();
                 let after = eval.evaluate_after_on::<Portable>(&mut trail, &pos, mv, &undo);

@@ -139,7 +139,7 @@ impl GameProtocol for PenteProtocol {
     }
 
     fn minimax(&self, seed: u64) -> Box<dyn Agent<pente::PentePosition>> {
-        Box::new(pente::PenteMinimax::new(seed))
+        Box::new(pente::pente_minimax(seed))
     }
 
     fn random(&self, seed: u64) -> Box<dyn Agent<pente::PentePosition>> {

@@ -5,7 +5,7 @@
 
 use crate::eval::{SCORE_PER_DISC, discs};
 use crate::protocol::duo;
-use crate::reference::ReversiMinimax;
+use crate::reference::reversi_minimax;
 use crate::reversi::ffo::obf_text;
 use crate::reversi::ggf::{self, GgfGame};
 use crate::reversi::{
@@ -170,7 +170,7 @@ impl<G: CompiledGeometry> GameProtocol for ReversiProtocol<G> {
     }
 
     fn minimax(&self, _seed: u64) -> Box<dyn Agent<Position<G>>> {
-        Box::new(ReversiMinimax::<G>::new())
+        Box::new(reversi_minimax::<G>())
     }
 }
 

@@ -1,15 +1,15 @@
 //! Pente players: the competition engine ([`PenteEngine`], the shared
 //! search with the Pente evaluation), and the two reference agents the
-//! graders use ([`NearRandomAgent`], [`PenteMinimax`]).
+//! graders use ([`NearRandomAgent`], [`pente_minimax`]).
 
 use super::board::{Cell, Moves, PentePosition};
 use super::eval::PenteEval;
-use crate::eval::Evaluator;
 use engine_core::agent::{Agent, Clock, Decision};
 use engine_core::game::Game;
-use engine_core::search::{CompiledSearch, Engine, EngineConfig, Limits, SearchResult, Searcher, WIN, won_in};
-use rand::{RngExt, SeedableRng};
-use rand_chacha::ChaCha8Rng;
+use engine_core::mix::SplitMix;
+use engine_core::search::{CompiledSearch, Engine, EngineConfig, Limits, SearchResult, Searcher};
+use engine_core::textbook::{ReferenceMinimax, TieBreak};
+use rand::RngExt;
 
 /// Pente's search, compiled once, in this crate (see [`CompiledSearch`]).
 impl CompiledSearch<PentePosition> for PenteEval {
@@ -46,13 +46,13 @@ pub fn pente_engine(config: EngineConfig) -> Result<PenteEngine, String> {
 /// [`super::board::SECOND_STONE_DISTANCE`] from it).
 #[derive(Clone, Debug)]
 pub struct NearRandomAgent {
-    rng: ChaCha8Rng,
+    rng: SplitMix,
 }
 
 impl NearRandomAgent {
     /// A random agent whose choices are fixed by `seed`.
     pub fn new(seed: u64) -> Self {
-        NearRandomAgent { rng: ChaCha8Rng::seed_from_u64(seed) }
+        NearRandomAgent { rng: SplitMix(seed) }
     }
 }
 
@@ -78,82 +78,12 @@ impl Agent<PentePosition> for NearRandomAgent {
     }
 }
 
-/// The graders' minimax agent: plain minimax (no pruning) over the candidate
-/// moves with the pattern evaluation, depth 3 with more than 50 s left, 1
-/// with less than 3 s, 2 otherwise; ties broken at random.
-#[derive(Clone, Debug)]
-pub struct PenteMinimax {
-    eval: PenteEval,
-    rng: ChaCha8Rng,
-    nodes: u64,
-}
+/// The graders' minimax agent ([`engine_core::textbook::reference`]: plain
+/// minimax over the legal moves, depth from the time left) with the pattern
+/// evaluation; ties broken at random.
+pub type PenteMinimax = ReferenceMinimax<PenteEval>;
 
-/// Seconds left above which the minimax agent searches [`DEEP`] plies.
-const DEEP_ABOVE: f64 = 50.0;
-/// Seconds left below which the minimax agent searches one ply.
-const SHALLOW_BELOW: f64 = 3.0;
-const DEEP: u32 = 3;
-const NORMAL: u32 = 2;
-
-impl PenteMinimax {
-    /// A minimax agent whose tie-breaks are fixed by `seed`.
-    pub fn new(seed: u64) -> Self {
-        PenteMinimax { eval: PenteEval::default(), rng: ChaCha8Rng::seed_from_u64(seed), nodes: 0 }
-    }
-
-    /// The depth the agent searches with `remaining` seconds left.
-    pub fn depth_for(remaining: f64) -> u32 {
-        if remaining > DEEP_ABOVE {
-            DEEP
-        } else if remaining < SHALLOW_BELOW {
-            1
-        } else {
-            NORMAL
-        }
-    }
-
-    fn negamax(&mut self, pos: &mut PentePosition, depth: u32, ply: u32) -> i32 {
-        self.nodes += 1;
-        if pos.winner().is_some() {
-            return -won_in(ply);
-        }
-        if pos.is_terminal() {
-            return 0;
-        }
-        if depth == 0 {
-            return self.eval.evaluate(pos);
-        }
-        let mut best = -WIN;
-        for &mv in pos.legal_moves().iter() {
-            let undo = pos.make(mv);
-            best = best.max(-self.negamax(pos, depth - 1, ply + 1));
-            pos.unmake(mv, undo);
-        }
-        best
-    }
-}
-
-impl Agent<PentePosition> for PenteMinimax {
-    fn name(&self) -> String {
-        "minimax".into()
-    }
-
-    fn choose(&mut self, state: &PentePosition, clock: &Clock) -> Decision<Cell> {
-        self.nodes = 0;
-        let depth = Self::depth_for(clock.own_remaining);
-        let mut pos = state.clone();
-        let mut best: (i32, Vec<Cell>) = (i32::MIN, Vec::new());
-        for &mv in state.legal_moves().iter() {
-            let undo = pos.make(mv);
-            let score = -self.negamax(&mut pos, depth - 1, 1);
-            pos.unmake(mv, undo);
-            if score > best.0 {
-                best = (score, vec![mv]);
-            } else if score == best.0 {
-                best.1.push(mv);
-            }
-        }
-        let mv = best.1[self.rng.random_range(0..best.1.len())];
-        Decision { mv, score: Some(best.0), depth: Some(depth), nodes: self.nodes }
-    }
+/// The minimax agent whose tie-breaks are fixed by `seed`.
+pub fn pente_minimax(seed: u64) -> PenteMinimax {
+    ReferenceMinimax::new(PenteEval::default(), TieBreak::Random(SplitMix(seed)))
 }

@@ -155,22 +155,25 @@ impl Evaluator<PentePosition> for PenteEval {
 mod tests {
     use super::*;
     use engine_core::game::Game;
-    use rand::{RngExt, SeedableRng};
-    use rand_chacha::ChaCha8Rng;
+    use engine_core::mix::SplitMix;
+    use engine_core::playout::random_playout;
+    use rand::RngExt;
 
     /// Positions of a few seeded games between random candidate moves.
     fn seeded_positions(games: u64, plies: usize) -> Vec<PentePosition> {
         let mut out = Vec::new();
         for seed in 0..games {
-            let mut rng = ChaCha8Rng::seed_from_u64(seed);
-            let mut pos = PentePosition::new();
-            for _ in 0..plies {
-                out.push(pos.clone());
-                if pos.is_terminal() {
-                    break;
+            let mut left = plies;
+            let end = random_playout(PentePosition::new(), &mut SplitMix(seed), |pos: &PentePosition| {
+                if left == 0 {
+                    return false;
                 }
-                let moves = pos.legal_moves();
-                pos.make(moves[rng.random_range(0..moves.len())]);
+                out.push(pos.clone());
+                left -= 1;
+                true
+            });
+            if end.is_terminal() {
+                out.push(end);
             }
         }
         out
@@ -236,7 +239,7 @@ mod tests {
     #[test]
     fn kept_counts_give_the_scanned_evaluation_through_make_and_unmake() {
         let eval = PenteEval::default();
-        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let mut rng = SplitMix(7);
         let mut checked = 0;
         for mut pos in seeded_positions(6, 60) {
             assert_eq!(eval.evaluate(&pos), scanned_evaluation(&eval, &pos));

@@ -21,5 +21,5 @@ pub mod pattern;
 pub mod search;
 pub mod threats;
 
-pub use agents::{NearRandomAgent, PenteEngine, PenteMinimax, pente_engine};
+pub use agents::{NearRandomAgent, PenteEngine, PenteMinimax, pente_engine, pente_minimax};
 pub use board::{Cell, PentePosition};

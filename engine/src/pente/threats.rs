@@ -156,8 +156,8 @@ impl Vcf {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rand::{RngExt, SeedableRng};
-    use rand_chacha::ChaCha8Rng;
+    use engine_core::mix::SplitMix;
+    use rand::RngExt;
 
     /// True when a stone of `color` on the empty `cell` wins at once: five in a
     /// row, or captures that reach ten stones.
@@ -174,7 +174,7 @@ mod tests {
     fn kept_winning_and_capturing_cells_equal_a_scan() {
         let mut checked = 0;
         for seed in 0..40 {
-            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let mut rng = SplitMix(seed);
             let mut pos = PentePosition::new();
             let mut line = Vec::new();
             while !pos.is_terminal() && line.len() < 120 {

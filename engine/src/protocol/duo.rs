@@ -369,18 +369,15 @@ pub fn read_calibration(dir: &Path) -> Option<Calibration> {
 
 /// Positions from random games of Duo-Othello, for measurements.
 pub fn sample_positions(count: usize, seed: u64) -> Vec<DuoPosition> {
-    use rand::{RngExt, SeedableRng};
-    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let mut rng = engine_core::mix::SplitMix(seed);
     let mut out = Vec::with_capacity(count);
     while out.len() < count {
-        let mut pos: DuoPosition = Variant::Duo12.start();
-        while !pos.is_terminal() && out.len() < count {
+        engine_core::playout::random_playout(Variant::Duo12.start(), &mut rng, |pos: &DuoPosition| {
             if pos.moves().any() {
-                out.push(pos);
+                out.push(*pos);
             }
-            let moves = pos.legal_moves();
-            pos = pos.play(moves[rng.random_range(0..moves.len())]);
-        }
+            out.len() < count
+        });
     }
     out
 }

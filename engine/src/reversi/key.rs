@@ -53,8 +53,8 @@ mod tests {
     use crate::reversi::geometry::{Size4, Size8, Size12};
     use crate::reversi::position::Position;
     use crate::reversi::variant::Variant;
-    use engine_core::game::Game;
     use engine_core::mix::SplitMix;
+    use engine_core::playout::random_playout;
     use std::collections::HashMap;
 
     /// The positions of `games` random games, with their keys.
@@ -62,14 +62,12 @@ mod tests {
         let mut rng = SplitMix(seed);
         let mut keys = HashMap::new();
         for _ in 0..games {
-            let mut pos: Position<G> = variant.start();
-            while !pos.is_game_over() {
+            random_playout(variant.start(), &mut rng, |pos: &Position<G>| {
                 let words =
                     (0..<G::Bits as BitSet>::WORDS).flat_map(|i| [pos.player().word(i), pos.opponent().word(i)]);
                 keys.insert((pos.to_move().index() as u8, words.collect()), pos.hash());
-                let list = pos.legal_moves();
-                pos = pos.play(list[rng.below(list.len())]);
-            }
+                true
+            });
         }
         keys
     }

@@ -1,6 +1,6 @@
-//! The evaluation of the depth-limited textbook agent (H-MINIMAX) on Reversi
-//! boards of every size: corners, mobility and discs. Simple on purpose; the
-//! strong engine has its own tuned evaluation.
+//! [`CornerMobilityDiscs`], the evaluation of the depth-limited textbook
+//! agent (H-MINIMAX) on Reversi boards of every size: corners, mobility and
+//! discs. Simple on purpose; the strong engine has its own tuned evaluation.
 
 use crate::eval::{Evaluator, SCORE_PER_DISC};
 use crate::reversi::{Geometry, Position};
@@ -19,7 +19,7 @@ const DISC: i32 = SCORE_PER_DISC;
 /// Corners, X-squares next to empty corners, mobility and (late) discs, from
 /// the side to move's point of view.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Heuristic;
+pub struct CornerMobilityDiscs;
 
 /// The four corners and their diagonal neighbours `(corner, x_square)`.
 const fn corners<G: Geometry>() -> [(usize, usize); 4] {
@@ -27,7 +27,7 @@ const fn corners<G: Geometry>() -> [(usize, usize); 4] {
     [(0, n + 1), (n - 1, 2 * n - 2), (n * (n - 1), n * (n - 2) + 1), (n * n - 1, n * (n - 1) - 2)]
 }
 
-impl<G: Geometry> Evaluator<Position<G>> for Heuristic {
+impl<G: Geometry> Evaluator<Position<G>> for CornerMobilityDiscs {
     type Trail = ();
 
     fn evaluate(&self, state: &Position<G>) -> i32 {

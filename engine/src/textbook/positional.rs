@@ -2,10 +2,10 @@
 //! leaves valued by the positional weights of `PROTOCOLS.md` from MAX's
 //! side, and the cutoff and pass conventions of its reference cases.
 
-use super::search::{Path, Problem};
 use crate::reversi::{Geometry, Move, Position, Size8};
 use engine_core::bitboard::BitSet;
 use engine_core::game::{Color, Game};
+use engine_core::textbook::{Path, Problem};
 
 /// The 8x8 board of this program.
 pub type Board8 = Position<Size8>;

@@ -6,6 +6,9 @@ use super::*;
 use crate::reversi::{Position, Size4, Size6, Variant};
 use engine_core::agent::{Agent, Clock, RandomAgent};
 use engine_core::game::{Color, Game};
+use engine_core::mix::SplitMix;
+use engine_core::playout::random_playout;
+use engine_core::textbook::*;
 
 fn tiny_start() -> Position<Size4> {
     Variant::Tiny4.start()
@@ -73,13 +76,8 @@ fn perfect_play_on_4x4_loses_by_8_for_the_first_player() {
 fn late_positions() -> Vec<Position<Size6>> {
     let mut found = Vec::new();
     for seed in 0..6 {
-        let mut random = RandomAgent::new(seed);
-        let mut pos: Position<Size6> = Variant::Othello6.start();
-        while !pos.is_terminal() && pos.empty_count() > 9 {
-            let mv = Agent::<Position<Size6>>::choose(&mut random, &pos, &Clock::UNLIMITED).mv;
-            pos.make(mv);
-        }
-        found.push(pos);
+        let start: Position<Size6> = Variant::Othello6.start();
+        found.push(random_playout(start, &mut SplitMix(seed), |pos| pos.empty_count() > 9));
     }
     found
 }
@@ -93,7 +91,7 @@ fn alpha_beta_agrees_with_minimax_in_fewer_calls() {
             let pruned = alpha_beta(&problem, &pos, &mut (), None);
             assert_eq!((full.value, full.best), (pruned.value, pruned.best), "{pos}");
             assert!(pruned.calls <= full.calls);
-            let heuristic = Cutoff { max, depth: 3, evaluator: &Heuristic };
+            let heuristic = Cutoff { max, depth: 3, evaluator: &CornerMobilityDiscs };
             let full = minimax(&heuristic, &pos, &mut (), None);
             let pruned = alpha_beta(&heuristic, &pos, &mut (), None);
             assert_eq!((full.value, full.best), (pruned.value, pruned.best), "{pos}");
@@ -103,7 +101,7 @@ fn alpha_beta_agrees_with_minimax_in_fewer_calls() {
 
 #[test]
 fn time_limited_agent_always_returns_a_legal_move() {
-    let mut agent = HMinimaxAgent::new(Heuristic, SearchLimit::Time(std::time::Duration::ZERO));
+    let mut agent = HMinimaxAgent::new(CornerMobilityDiscs, SearchLimit::Time(std::time::Duration::ZERO));
     let pos: Position<Size6> = Variant::Othello6.start();
     let decision = Agent::<Position<Size6>>::choose(&mut agent, &pos, &Clock::UNLIMITED);
     assert!(pos.is_legal(decision.mv));
@@ -115,7 +113,7 @@ fn h_minimax_beats_the_random_agent() {
     let mut wins = 0;
     let games = 10;
     for game in 0..games {
-        let mut searcher = HMinimaxAgent::new(Heuristic, SearchLimit::Depth(2));
+        let mut searcher = HMinimaxAgent::new(CornerMobilityDiscs, SearchLimit::Depth(2));
         let mut random = RandomAgent::new(game);
         let searcher_color = if game % 2 == 0 { Color::Black } else { Color::White };
         let mut pos: Position<Size6> = Variant::Othello6.start();

@@ -67,6 +67,7 @@ pub(crate) mod testdata {
     use crate::reversi::{Position, Size4, Variant};
     use engine_core::game::Game;
     use engine_core::mix::SplitMix;
+    use engine_core::playout::random_line;
 
     /// The exact value for the side to move, by plain negamax (4x4 games
     /// are at most 12 plies).
@@ -83,14 +84,8 @@ pub(crate) mod testdata {
         let mut rng = SplitMix(seed);
         let mut out = Vec::new();
         while out.len() < count {
-            let mut pos: Position<Size4> = Variant::Tiny4.start();
-            for _ in 0..rng.below(8) {
-                let moves = pos.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                pos.make(moves[rng.below(moves.len())]);
-            }
+            let plies = rng.below(8) as u32;
+            let pos = random_line(Variant::Tiny4.start(), plies, &mut rng);
             if !pos.is_terminal() {
                 out.push(pos);
             }

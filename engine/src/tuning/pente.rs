@@ -32,7 +32,7 @@ impl Model for PenteModel {
     }
 
     fn weights(&self) -> Vec<i32> {
-        self.start.values.iter().map(|&v| i32::from(v)).collect()
+        self.start.widened()
     }
 
     fn score_span(&self) -> usize {

@@ -45,7 +45,7 @@ impl<G: Geometry> Model for ReversiModel<G> {
     }
 
     fn weights(&self) -> Vec<i32> {
-        self.start.values.iter().map(|&v| i32::from(v)).collect()
+        self.start.widened()
     }
 
     fn score_span(&self) -> usize {
@@ -113,6 +113,7 @@ mod tests {
     use crate::matches::ReversiProtocol;
     use crate::reversi::Size8;
     use engine_core::game::Game;
+    use engine_core::playout::random_playout;
     use selfplay::protocol::GameProtocol;
     use tuner::dataset::Rows;
     use tuner::packed::Packer;
@@ -240,15 +241,13 @@ mod tests {
         let mut rng = engine_core::mix::SplitMix(3);
         let protocol = ReversiProtocol::<Size6>::new(Variant::Othello6);
         for game in 0..300u64 {
-            let mut pos: Position<Size6> = Variant::Othello6.start();
             let target = [0.0, 0.5, 1.0][rng.below(3)];
-            while !pos.legal_moves().is_empty() {
-                let flat = protocol.flatten(&pos);
+            random_playout(Variant::Othello6.start(), &mut rng, |pos: &Position<Size6>| {
+                let flat = protocol.flatten(pos);
                 features.push(&Sample { game, features: model.features(&flat).unwrap(), target });
                 packed.push(game, tuner::packed::Packer::pack(&model, &flat).unwrap(), target);
-                let moves = pos.legal_moves();
-                pos.make(moves[rng.below(moves.len())]);
-            }
+                true
+            });
         }
         assert!(features.len() > 2 * tuner::loss::CHUNK, "several chunks: {}", features.len());
         let split = |g: u64| mix(g).is_multiple_of(5);

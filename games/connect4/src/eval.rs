@@ -153,25 +153,18 @@ mod tests {
     use super::*;
     use crate::board::{Column, Size};
     use engine_core::game::Game;
+    use engine_core::mix::SplitMix;
+    use engine_core::playout::random_line;
 
     fn pos(size: Size, moves: &str) -> Position {
         Position::from_moves(size, moves).unwrap_or_else(|e| panic!("{e}"))
     }
 
     /// A position of up to `max_plies` random moves (fewer when the game
-    /// ends) on a `size` board; `seed` moves on.
-    fn random_position(size: Size, max_plies: usize, seed: &mut u64) -> Position {
-        let mut p = Position::new(size);
-        let plies = (engine_core::mix::splitmix64(*seed) % max_plies as u64) as usize;
-        for _ in 0..plies {
-            let moves = p.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            *seed = engine_core::mix::splitmix64(*seed);
-            p.make(moves[(*seed % moves.len() as u64) as usize]);
-        }
-        p
+    /// ends) on a `size` board.
+    fn random_position(size: Size, max_plies: usize, rng: &mut SplitMix) -> Position {
+        let plies = rng.below(max_plies) as u32;
+        random_line(Position::new(size), plies, rng)
     }
 
     /// The windows counted cell by cell: the reference for the bit-sliced count.
@@ -221,10 +214,10 @@ mod tests {
     #[test]
     fn bit_sliced_counts_match_the_cell_by_cell_count() {
         let sizes = [Size::STANDARD, Size::new(4, 4).unwrap(), Size::new(8, 7).unwrap(), Size::new(5, 3).unwrap()];
-        let mut seed = 0x1234_5678_u64;
+        let mut rng = SplitMix(0x1234_5678);
         for size in sizes {
             for _ in 0..200 {
-                let p = random_position(size, size.cells(), &mut seed);
+                let p = random_position(size, size.cells(), &mut rng);
                 let [own, theirs] = WindowEval::counts(&p);
                 assert_eq!(own, slow_counts(&p, p.own(), p.opponent()), "{p:?}");
                 assert_eq!(theirs, slow_counts(&p, p.opponent(), p.own()), "{p:?}");
@@ -246,9 +239,9 @@ mod tests {
             let set = WeightSet { key: Connect4Weights, values: vec![v as i16; WEIGHTS] };
             WindowEval::with_weights(&set).unwrap()
         });
-        let mut seed = 7u64;
+        let mut rng = SplitMix(7);
         for _ in 0..300 {
-            let p = random_position(Size::STANDARD, 40, &mut seed);
+            let p = random_position(Size::STANDARD, 40, &mut rng);
             let (o, t) = (slow_counts(&p, p.own(), p.opponent()), slow_counts(&p, p.opponent(), p.own()));
             let d = |a: u32, b: u32| a as i32 - b as i32;
             let plain = d(o.ones, t.ones) + 4 * d(o.twos, t.twos) + 16 * d(o.threes, t.threes) + 2;
@@ -265,9 +258,9 @@ mod tests {
         let values: Vec<i16> = (0..WEIGHTS as i16).map(|i| 5 * i - 30).collect();
         let eval = WindowEval::with_weights(&WeightSet { key: Connect4Weights, values: values.clone() }).unwrap();
         let w = |i: usize| i32::from(values[i]);
-        let mut seed = 11u64;
+        let mut rng = SplitMix(11);
         for _ in 0..300 {
-            let p = random_position(Size::STANDARD, Size::STANDARD.cells(), &mut seed);
+            let p = random_position(Size::STANDARD, Size::STANDARD.cells(), &mut rng);
             let (o, t) = (slow_counts(&p, p.own(), p.opponent()), slow_counts(&p, p.opponent(), p.own()));
             let d = |a: u32, b: u32| a as i32 - b as i32;
             // The standard board's centre column is the fourth; its discs cell by cell.

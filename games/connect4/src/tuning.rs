@@ -26,7 +26,7 @@ impl Model for Connect4Model {
     }
 
     fn weights(&self) -> Vec<i32> {
-        self.start.values.iter().map(|&v| i32::from(v)).collect()
+        self.start.widened()
     }
 
     fn score_span(&self) -> usize {
