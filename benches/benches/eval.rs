@@ -5,9 +5,9 @@
 use benches::{cpu_time, pente_playout_positions, playout_positions};
 use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main, measurement::WallTime};
 use engine::eval::{Evaluator, PatternEval};
-use engine::pente::eval::PenteEval;
 use engine::reversi::{Geometry, Position, Size8, Size12, Variant};
 use engine_core::game::Game;
+use pente::eval::PenteEval;
 use std::hint::black_box;
 use std::time::Duration;
 

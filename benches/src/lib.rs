@@ -3,7 +3,6 @@
 //! here) and the small FFO endgame subset.
 
 use engine::eval::Evaluator;
-use engine::pente::{NearRandomAgent, PenteEngine, PentePosition};
 use engine::reversi::ffo::{self, FfoPosition};
 use engine::reversi::{Geometry, Position, Size8, Size12, Variant};
 use engine::reversi::{ReversiEvaluator, reversi_engine};
@@ -13,6 +12,7 @@ use engine_core::game::Game;
 use engine_core::mix::SplitMix;
 use engine_core::playout::random_playout;
 use engine_core::search::{CompiledSearch, Engine, EngineConfig, Limits, Objective, SearchGame, WIN_BOUND};
+use pente::{NearRandomAgent, PenteEngine, PentePosition};
 use std::fmt;
 use std::path::Path;
 use std::str::FromStr;
@@ -210,7 +210,7 @@ pub struct SuiteRunner {
 enum Searches {
     Othello8(EngineSearches<Position<Size8>, ReversiEvaluator<Size8>>),
     Duo12(EngineSearches<Position<Size12>, ReversiEvaluator<Size12>>),
-    Pente(EngineSearches<PentePosition, engine::pente::eval::PenteEval>),
+    Pente(EngineSearches<PentePosition, pente::eval::PenteEval>),
 }
 
 impl SuiteRunner {
@@ -310,7 +310,7 @@ fn reversi_searches<G: Geometry>(variant: Variant, stages: &[u32]) -> EngineSear
 
 /// The Pente engine with a table of `tt_mb` MiB and the compiled-in weights.
 fn pente_engine(tt_mb: usize) -> PenteEngine {
-    engine::pente::pente_engine(EngineConfig { tt_mb, ..EngineConfig::default() })
+    pente::pente_engine(EngineConfig { tt_mb, ..EngineConfig::default() })
         .expect("the compiled-in weights need no file")
 }
 
@@ -348,7 +348,7 @@ fn pente_staged_positions(seed: u64) -> Vec<PentePosition> {
 }
 
 /// The positions of the Pente suite and the engine for them.
-fn pente_searches() -> EngineSearches<PentePosition, engine::pente::eval::PenteEval> {
+fn pente_searches() -> EngineSearches<PentePosition, pente::eval::PenteEval> {
     let mut positions = Vec::new();
     let mut seed = PENTE_SUITE_SEED;
     while positions.len() < PENTE_SUITE_GAMES * PENTE_STAGES.len() {

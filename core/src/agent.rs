@@ -3,6 +3,8 @@
 //! The match runner, the competition programs and the interactive game all
 //! drive players through [`Agent`], so the strong engine, the reference
 //! agents and (in `selfplay`) external programs meet in one match loop.
+//! The file-protocol programs of every game share the file names, the
+//! number format and the small helpers here.
 
 use crate::game::Game;
 use crate::mix::SplitMix;
@@ -101,6 +103,31 @@ pub fn parse_played_line(line: &str) -> Option<PlayedLine> {
     Some(PlayedLine { mv, score, depth: Some(depth.parse().ok()?), nodes: Some(nodes.parse().ok()?), cpu })
 }
 
+/// Whether a program's arguments ask for its help text (`-h` or `--help`
+/// anywhere): the file-protocol programs take no other options worth a
+/// parser, yet answer `--help` like the others.
+pub fn asks_for_help<S: AsRef<str>>(mut args: impl Iterator<Item = S>) -> bool {
+    args.any(|a| matches!(a.as_ref(), "-h" | "--help"))
+}
+
+/// Seconds as the input files write them: the shortest text that reads back
+/// as the same number (`300` for 300.0, `0.004` for 0.004), so a small
+/// positive time never rounds to zero.
+pub fn seconds_text(seconds: f64) -> String {
+    format!("{seconds}")
+}
+
+/// The one line of a program's `output.txt` (blank lines after it are
+/// allowed), or the error that there are more.
+pub fn single_line(text: &str) -> Result<&str, String> {
+    let mut lines = text.split('\n');
+    let first = lines.next().unwrap_or("");
+    if lines.any(|l| !l.trim().is_empty()) {
+        return Err("expected one line holding the move, found more".into());
+    }
+    Ok(first)
+}
+
 /// A player of `G`.
 pub trait Agent<G: Game>: Send {
     /// A short name for logs and result tables.
@@ -143,6 +170,14 @@ mod tests {
 
     use crate::game::Game;
     use crate::testing::Subtraction;
+
+    #[test]
+    fn seconds_read_back_as_the_same_number() {
+        for t in [300.0, 286.46, 0.004, 1e-9, 0.1 + 0.2, 59.999_999_7] {
+            assert_eq!(seconds_text(t).parse::<f64>(), Ok(t));
+        }
+        assert_eq!(seconds_text(300.0), "300");
+    }
 
     #[test]
     fn random_agent_plays_legal_moves_reproducibly() {

@@ -39,6 +39,20 @@ pub fn random_line<S: Game, R: Rng + ?Sized>(state: S, plies: u32, rng: &mut R) 
     })
 }
 
+/// The line a list of choices picks from `state`: at each ply the legal
+/// move `choice % moves`, until the choices or the game end. Property
+/// tests draw the choices, so a failing line shrinks to a short one.
+pub fn chosen_line<S: Game>(mut state: S, choices: &[u16]) -> S {
+    for &choice in choices {
+        let moves = state.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        state.make(moves[usize::from(choice) % moves.len()]);
+    }
+    state
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -74,6 +88,13 @@ mod tests {
         // The first draw is SplitMix's first word modulo the 3 moves (take 1, 2 or 3).
         let first = SplitMix(9).next_u64() % 3;
         assert_eq!(line(9)[1], 30 - (first as u32 + 1));
+    }
+
+    #[test]
+    fn choices_pick_moves_modulo_the_moves_until_the_game_ends() {
+        // From 10: choice 5 takes 5 % 3 + 1 = 3, choice 1 takes 2, choice 3 takes 1.
+        assert_eq!(chosen_line(Subtraction::new(10), &[5, 1, 3]).pile(), 4);
+        assert!(chosen_line(Subtraction::new(3), &[2, 2, 2, 2]).is_terminal());
     }
 
     #[test]

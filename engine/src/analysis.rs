@@ -1,7 +1,8 @@
 //! Position analysis, the work of the `analyze` command: positions read
 //! from files (the position text form for Reversi variants, OBF lines for
-//! 8x8, an `input.txt` for Pente), each searched on its own within one
-//! budget, and one line a position that scripts can parse:
+//! 8x8; the program reads a Pente `input.txt` with Pente's own parser),
+//! each searched on its own within one budget (generic over the game), and
+//! one line a position that scripts can parse:
 //!
 //! `position K depth D score S move M nodes N seconds T pv M1 M2 ...`
 //!
@@ -10,8 +11,6 @@
 //! time; `pv` is the expected line, read from the transposition table.
 
 use crate::eval::{Evaluation, SCORE_PER_DISC, discs};
-use crate::pente::PentePosition;
-use crate::protocol::pente::parse_input;
 use crate::reversi::endgame::shallow_value;
 use crate::reversi::endgame_fit::EndgameFit;
 use crate::reversi::ffo::parse_obf;
@@ -103,12 +102,13 @@ pub struct Source<G> {
     pub position: G,
 }
 
-fn read(path: &Path) -> Result<String, String> {
+/// The text of `path`, or an error naming it.
+pub fn read(path: &Path) -> Result<String, String> {
     std::fs::read_to_string(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))
 }
 
 /// A finished game cannot be analysed: the error names where it came from.
-fn playable<G: Game>(source: Source<G>) -> Result<Source<G>, String> {
+pub fn playable<G: Game>(source: Source<G>) -> Result<Source<G>, String> {
     if source.position.is_terminal() {
         return Err(format!("{}: expected a position with moves left, found a finished game", source.origin));
     }
@@ -146,12 +146,6 @@ pub fn read_obf<G: Geometry>(path: &Path, scoring: Scoring) -> Result<Vec<Source
         return Err(format!("{}: expected at least one OBF position line", path.display()));
     }
     Ok(out)
-}
-
-/// The position of a Pente `input.txt` (its clock is ignored).
-pub fn read_pente(path: &Path) -> Result<Source<PentePosition>, String> {
-    let input = parse_input(&read(path)?).map_err(|e| format!("{}:{}: {}", path.display(), e.line, e.message))?;
-    playable(Source { origin: format!("{}:1", path.display()), position: input.position })
 }
 
 /// A Reversi score (score units) in discs: an integer when exact, a

@@ -18,7 +18,7 @@ fn root() -> PathBuf {
 
 /// The folder of the programs this test build made (`target/<profile>`).
 fn programs_dir() -> PathBuf {
-    Path::new(env!("CARGO_BIN_EXE_analyze")).parent().expect("a program lies in a folder").to_path_buf()
+    Path::new(env!("CARGO_BIN_EXE_ffo")).parent().expect("a program lies in a folder").to_path_buf()
 }
 
 /// The workspace's member folders, from its `Cargo.toml`.

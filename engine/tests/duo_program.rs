@@ -1,9 +1,9 @@
 //! Runs the built `duo-othello` binary in temporary folders, as the game
 //! master does, and checks that `output.txt` holds a legal move.
 
-use crate::programs::{Run, assert_rejects_input, output_line, run_in, temp_dir};
 use engine::reversi::{Move, Position, Size12, Variant, disc_char};
 use engine_core::game::{Color, Game};
+use selfplay::checks::{Run, assert_rejects_input, output_line, run_in, temp_dir};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 

@@ -338,7 +338,7 @@ fn strongly_connected(nodes: &[Module], edges: &BTreeMap<Module, BTreeSet<Module
 /// The `src` folders of the workspace's library crates.
 fn crate_sources() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-    ["core", "engine", "selfplay", "tuner", "benches", "workbench", "games/connect4"]
+    ["core", "engine", "selfplay", "tuner", "benches", "workbench", "games/connect4", "games/pente"]
         .iter()
         .map(|c| root.join(c).join("src"))
         .collect()
@@ -358,8 +358,8 @@ const CORE_LAYERS: Layers = &[
     &["search"],
 ];
 
-/// The engine's layers (the games on the core). Each game's search glue
-/// (`reversi::search`, `pente::threats`, ..) sits above its evaluation.
+/// The engine's layers (Reversi on the core). The search glue
+/// (`reversi::search`, ..) sits above the evaluation.
 const ENGINE_LAYERS: Layers = &[
     &[
         "reversi::geometry",
@@ -370,13 +370,21 @@ const ENGINE_LAYERS: Layers = &[
         "reversi::variant",
         "reversi::key",
         "reversi::ggf",
-        "pente::board",
-        "pente::pattern",
     ],
-    &["eval", "pente::layout", "pente::eval", "textbook", "reference"],
-    &["reversi::search", "reversi::endgame", "reversi::ffo", "pente::search", "pente::threats", "pente::length"],
-    &["reversi::agents", "pente::agents"],
+    &["eval", "textbook", "reference"],
+    &["reversi::search", "reversi::endgame", "reversi::ffo"],
+    &["reversi::agents"],
     &["protocol", "analysis", "matches", "tuning"],
+];
+
+/// Pente's layers: rules, evaluation, search glue, players, then the
+/// protocol and the match and tuner glue.
+const PENTE_LAYERS: Layers = &[
+    &["pattern", "board"],
+    &["weights", "eval"],
+    &["search", "threats", "length"],
+    &["agents"],
+    &["protocol", "matches", "tuning"],
 ];
 
 /// The layer of `module` in `layers`, if it is listed.
@@ -412,7 +420,7 @@ fn workspace_root() -> &'static Path {
 
 #[test]
 fn no_layer_names_a_higher_one() {
-    for (krate, layers) in [("core", CORE_LAYERS), ("engine", ENGINE_LAYERS)] {
+    for (krate, layers) in [("core", CORE_LAYERS), ("engine", ENGINE_LAYERS), ("games/pente", PENTE_LAYERS)] {
         let wrong = upward_arrows(&workspace_root().join(krate).join("src"), layers);
         assert!(wrong.is_empty(), "{krate}: arrows pointing up the layers: {wrong:?}");
     }
@@ -420,7 +428,7 @@ fn no_layer_names_a_higher_one() {
 
 /// The workspace's game crates (by folder): each implements games on the
 /// core.
-const GAME_CRATES: &[&str] = &["engine", "games/connect4"];
+const GAME_CRATES: &[&str] = &["engine", "games/pente", "games/connect4"];
 /// The crates that must name no game: the core, and the match runner and
 /// the tuner that every game's crate builds on.
 const GENERIC_CRATES: &[&str] = &["core", "selfplay", "tuner"];
@@ -435,7 +443,7 @@ fn the_generic_crates_depend_on_no_game() {
         manifest(dir).lines().find_map(|l| l.strip_prefix("name = ")).map(|n| n.trim_matches('"').to_string()).unwrap()
     };
     let games: Vec<String> = GAME_CRATES.iter().map(|d| package_name(d)).collect();
-    assert_eq!(games, ["engine", "connect4"]);
+    assert_eq!(games, ["engine", "pente", "connect4"]);
     let mut wrong = Vec::new();
     for krate in GENERIC_CRATES {
         let mut section = String::new();

@@ -3,46 +3,22 @@
 //! one-line error (or a valid reading), never a panic.
 
 use engine::eval::{WeightKey, WeightSet};
-use engine::pente::PentePosition;
-use engine::protocol::{duo, pente};
+use engine::protocol::duo;
 use engine::reversi::{Geometry, Position, Size8, Size12, Variant, ffo};
 use engine_core::game::Game;
+use engine_core::playout::chosen_line;
 use proptest::prelude::*;
-
-/// The position reached from `start` by playing, at each ply, the legal
-/// move `choice % moves` of the next choice, until the choices or the game
-/// end.
-fn play_out<G: Game>(start: G, choices: &[u16]) -> G {
-    let mut pos = start;
-    for &choice in choices {
-        if pos.is_terminal() {
-            break;
-        }
-        let moves = pos.legal_moves();
-        pos = pos.result(moves[usize::from(choice) % moves.len()]);
-    }
-    pos
-}
-
-/// An error message fit for one line of a report.
-fn one_line(message: &str) -> bool {
-    !message.is_empty() && !message.contains('\n')
-}
-
-/// Every prefix of `text` at a character boundary, the empty one included.
-fn prefixes(text: &str) -> impl Iterator<Item = &str> {
-    (0..=text.len()).filter(|&i| text.is_char_boundary(i)).map(|i| &text[..i])
-}
+use selfplay::checks::{one_line, prefixes};
 
 fn reversi_text_round_trips<G: Geometry>(variant: Variant, choices: &[u16]) {
-    let pos: Position<G> = play_out(variant.start(), choices);
+    let pos: Position<G> = chosen_line(variant.start(), choices);
     let text = pos.to_string();
     assert_eq!(Position::<G>::parse(&text, variant.scoring()), Ok(pos), "{text}");
 }
 
 /// A Duo `input.txt` written by the game master's writer.
 fn duo_input(choices: &[u16], own: f64, opponent: f64) -> (Position<Size12>, String) {
-    let pos: Position<Size12> = play_out(Variant::Duo12.start(), choices);
+    let pos: Position<Size12> = chosen_line(Variant::Duo12.start(), choices);
     (pos, duo::input_text(&pos, own, opponent))
 }
 
@@ -75,30 +51,12 @@ proptest! {
     }
 
     #[test]
-    fn pente_input_files_round_trip(choices in proptest::collection::vec(any::<u16>(), 0..80), time in 0.0f64..1000.0) {
-        let pos = play_out(PentePosition::new(), &choices);
-        prop_assume!(!pos.is_terminal());
-        let read = pente::parse_input(&pente::input_text(&pos, time)).unwrap();
-        prop_assert!(read.position == pos, "the position changed");
-        prop_assert_eq!(read.time_left, time);
-        for &mv in pos.legal_moves().iter() {
-            prop_assert_eq!(pente::parse_output(&pente::output_text(mv)), Ok(mv));
-        }
-    }
-
-    #[test]
     fn random_bytes_are_an_error_not_a_panic(bytes in proptest::collection::vec(any::<u8>(), 0..400)) {
         let text = String::from_utf8_lossy(&bytes);
         if let Err(e) = duo::parse_input(&text) {
             prop_assert!(one_line(&e), "{e:?}");
         }
-        if let Err(e) = pente::parse_input(&text) {
-            prop_assert!(one_line(&e.to_string()), "{e}");
-        }
         if let Err(e) = duo::parse_output::<Size12>(&text) {
-            prop_assert!(one_line(&e), "{e:?}");
-        }
-        if let Err(e) = pente::parse_output(&text) {
             prop_assert!(one_line(&e), "{e:?}");
         }
         if let Err(e) = Position::<Size8>::parse(&text, Variant::Othello8.scoring()) {
@@ -117,7 +75,7 @@ proptest! {
 
     #[test]
     fn a_changed_byte_in_a_weights_file_is_an_error_or_a_reading(at in any::<usize>(), byte in any::<u8>()) {
-        let mut bytes = WeightSet::compiled(WeightKey::Reversi(Variant::Othello6)).to_binary(&[]);
+        let mut bytes = WeightSet::compiled(WeightKey(Variant::Othello6)).to_binary(&[]);
         let at = at % bytes.len();
         bytes[at] = byte;
         if let Err(e) = WeightSet::parse_binary(&bytes, "changed") {
@@ -134,13 +92,7 @@ fn truncated_input_files_are_an_error_or_a_reading_never_a_panic() {
             assert!(one_line(&e), "{e:?}");
         }
     }
-    let pente_text = pente::input_text(&play_out(PentePosition::new(), &[2, 7, 1, 8, 2, 8]), 42.5);
-    for prefix in prefixes(&pente_text) {
-        if let Err(e) = pente::parse_input(prefix) {
-            assert!(one_line(&e.to_string()), "{e}");
-        }
-    }
-    let weights = WeightSet::compiled(WeightKey::Reversi(Variant::Othello6));
+    let weights = WeightSet::compiled(WeightKey(Variant::Othello6));
     let binary = weights.to_binary(&["note".into()]);
     for end in 0..binary.len() {
         let e = WeightSet::parse_binary(&binary[..end], "truncated").unwrap_err();

@@ -73,6 +73,7 @@
 //! SPRT, the engine version and the column lists.
 
 pub mod answer;
+pub mod checks;
 pub mod external;
 pub mod family;
 pub mod game;

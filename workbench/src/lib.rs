@@ -9,8 +9,7 @@
 use selfplay::family::{self, GameFamily};
 
 /// Every game the programs play, in the order `--help` lists them.
-pub static GAMES: &[&dyn GameFamily] =
-    &[&engine::matches::REVERSI, &engine::matches::PENTE, &connect4::matches::CONNECT4];
+pub static GAMES: &[&dyn GameFamily] = &[&engine::matches::REVERSI, &pente::PENTE, &connect4::matches::CONNECT4];
 
 /// The registry entry that plays `variant`; the error lists every variant.
 pub fn game(variant: &str) -> Result<&'static dyn GameFamily, String> {
@@ -33,6 +32,9 @@ macro_rules! with_tuning_game {
         if variant.parse::<engine::eval::WeightKey>().is_ok() {
             let $game = &engine::tuning::EngineTuning;
             $body
+        } else if variant.parse::<pente::weights::PenteWeights>().is_ok() {
+            let $game = &pente::tuning::PenteTuning;
+            $body
         } else if variant.parse::<connect4::weights::Connect4Weights>().is_ok() {
             let $game = &connect4::tuning::Connect4Tuning;
             $body
@@ -45,6 +47,7 @@ macro_rules! with_tuning_game {
 /// The names of the weight sets the tuner knows.
 pub fn tunable_variants() -> Vec<String> {
     let mut names: Vec<String> = engine::eval::WeightKey::ALL.iter().map(|k| k.to_string()).collect();
+    names.push(pente::weights::PenteWeights.to_string());
     names.push(connect4::weights::Connect4Weights.to_string());
     names
 }

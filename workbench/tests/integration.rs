@@ -2,6 +2,7 @@
 //! one test binary (each test binary is another fat-LTO link under
 //! `cargo test --release`).
 
+mod analyze;
 mod game_master;
 mod nboard;
 mod pente;

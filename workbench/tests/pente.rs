@@ -2,9 +2,9 @@
 //! and external agents (shell scripts) refereed through the Pente file
 //! protocol: legal play by the full rules, and forfeits.
 
-use engine::matches::PenteProtocol;
-use engine::pente::{Cell, PentePosition};
 use engine_core::game::{Color, Game};
+use pente::PenteProtocol;
+use pente::{Cell, PentePosition};
 use selfplay::game::{GameSetup, play_game};
 use selfplay::player::{PlayerSpec, Seat};
 use selfplay::protocol::GameProtocol;

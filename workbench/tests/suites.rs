@@ -4,9 +4,10 @@
 //! command asked for `--lookahead` or `--playout`, no position's game ends
 //! that soon.
 
-use engine::matches::{PenteProtocol, ReversiProtocol};
+use engine::matches::ReversiProtocol;
 use engine::reversi::{Size8, Size12, Variant};
 use engine_core::search::EngineConfig;
+use pente::PenteProtocol;
 use selfplay::openings::{LOOKAHEAD, SuiteGame, canonical, ends_in_playout};
 use selfplay::run::{ends_within, read_openings};
 use std::collections::HashSet;

@@ -2,9 +2,9 @@
 //! `tuner tune --variant pente` (local search, then Adam), whose weights file
 //! and compiled-in binary file load back; `tuner verify --variant pente` plays them through the match runner.
 
-use engine::eval::{WeightKey, WeightSet};
-use engine::matches::PenteProtocol;
-use engine::pente::eval::PenteEval;
+use pente::PenteProtocol;
+use pente::eval::PenteEval;
+use pente::weights::{PenteWeights, WeightSet};
 use selfplay::run::{Job, RunOptions, Schedule};
 use std::path::Path;
 use std::process::Command;
@@ -27,7 +27,7 @@ fn tunes_pente_weights_on_a_short_selfplay_run() {
     let _ = std::fs::remove_dir_all(&dir);
     let data = dir.join("selfplay");
     let job = Job {
-        variant: WeightKey::Pente.name().to_string(),
+        variant: PenteWeights::NAME.to_string(),
         players: vec!["engine:depth=1".into(), "engine:depth=1".into()],
         schedule: Schedule::RoundRobin,
         games: 16,
@@ -68,9 +68,9 @@ fn tunes_pente_weights_on_a_short_selfplay_run() {
     assert!(log.contains("pass 1:"), "{log}");
 
     let start = WeightSet::load(&tune.join("start.txt")).unwrap();
-    assert_eq!(start, WeightSet::compiled(WeightKey::Pente));
+    assert_eq!(start, WeightSet::compiled(PenteWeights));
     let tuned = WeightSet::load(&tune.join("weights.txt")).unwrap();
-    assert_eq!(tuned.key, WeightKey::Pente);
+    assert_eq!(tuned.key, PenteWeights);
     PenteEval::from_file(&tune.join("weights.txt")).unwrap();
     let bytes = std::fs::read(&compiled).unwrap();
     let notes = engine::eval::weights::binary_notes(&bytes);
@@ -84,7 +84,7 @@ fn tunes_pente_weights_on_a_short_selfplay_run() {
         args.into_iter().chain(["--validation-every", "4", "--no-compiled", "--threads", "2"]).collect();
     let log = tuner(&args);
     assert!(log.contains("epoch 3:"), "{log}");
-    assert_eq!(WeightSet::load(&adam.join("weights.txt")).unwrap().key, WeightKey::Pente);
+    assert_eq!(WeightSet::load(&adam.join("weights.txt")).unwrap().key, PenteWeights);
 
     let report = dir.join("verify");
     let verify = ["verify", "--variant", "pente", "--tuned", path(&tune), "--games", "2", "--depth", "1"];

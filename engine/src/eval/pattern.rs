@@ -809,14 +809,14 @@ impl<G: Geometry> PatternEval<G> {
 
     /// The evaluation with `weights` (which must be for a variant on `G`).
     pub fn with_weights(weights: WeightSet) -> Self {
-        let variant = weights.key.variant().expect("Reversi weights for a Reversi evaluation");
+        let variant = weights.key.variant();
         PatternEval::from_values(Features::new(variant), Cow::Owned(weights.values))
     }
 
     /// The evaluation of `variant` with the weights file at `path`.
     pub fn from_file(variant: Variant, path: &Path) -> Result<Self, String> {
         let set = WeightSet::load(path)?;
-        if set.key.variant() != Some(variant) {
+        if set.key.variant() != variant {
             return Err(format!("{}: weights are for {}, expected {variant}", path.display(), set.key));
         }
         Ok(Self::with_weights(set))

@@ -1,10 +1,9 @@
 //! The weight registry: the single list of every weight an evaluation
-//! reads, per [`WeightKey`] (a Reversi variant or Pente). The evaluators, the
+//! reads, per [`WeightKey`] (a Reversi variant). The evaluators, the
 //! weight files and the tuner all take their [`Layout`] from here.
 //!
-//! A weight set is a flat `i16` vector in the [`Layout`] of its key. The
-//! Reversi pattern evaluation's [`Registry`] builds its layout below; Pente
-//! declares its own in [`crate::pente::eval::layout`].
+//! A weight set is a flat `i16` vector in the [`Layout`] of its key, which
+//! the pattern evaluation's [`Registry`] builds below.
 //!
 //! Reversi tables, per phase:
 //! - `positional`: one weight per symmetry class of cells (the triangle
@@ -90,60 +89,42 @@ impl std::ops::Deref for Registry {
     }
 }
 
-/// What a weight set is for: a Reversi variant's pattern evaluation or
-/// Pente's. Names a weights file's `variant` line and the tuner's
-/// `--variant`.
+/// What a weight set is for: the pattern evaluation of a Reversi variant.
+/// Names a weights file's `variant` line and the tuner's `--variant`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum WeightKey {
-    /// The pattern evaluation of a Reversi variant.
-    Reversi(Variant),
-    /// The Pente pattern evaluation.
-    Pente,
-}
+pub struct WeightKey(pub Variant);
 
 impl WeightKey {
-    /// The name of Pente on the command line and in weight files.
-    pub const PENTE: &'static str = "pente";
-
-    /// Every key: the Reversi variants, then Pente.
-    pub const ALL: [WeightKey; Variant::ALL.len() + 1] = {
-        let mut all = [WeightKey::Pente; Variant::ALL.len() + 1];
+    /// Every key, in [`Variant::ALL`] order.
+    pub const ALL: [WeightKey; Variant::ALL.len()] = {
+        let mut all = [WeightKey(Variant::ALL[0]); Variant::ALL.len()];
         let mut i = 0;
         while i < Variant::ALL.len() {
-            all[i] = WeightKey::Reversi(Variant::ALL[i]);
+            all[i] = WeightKey(Variant::ALL[i]);
             i += 1;
         }
         all
     };
 
-    /// The name on the command line and in weight files.
+    /// The name on the command line and in weight files (the variant's).
     pub const fn name(self) -> &'static str {
-        match self {
-            WeightKey::Reversi(v) => v.name(),
-            WeightKey::Pente => Self::PENTE,
-        }
+        self.0.name()
     }
 
-    /// The Reversi variant of the key (`None` for Pente).
-    pub const fn variant(self) -> Option<Variant> {
-        match self {
-            WeightKey::Reversi(v) => Some(v),
-            WeightKey::Pente => None,
-        }
+    /// The Reversi variant of the key.
+    pub const fn variant(self) -> Variant {
+        self.0
     }
 
     /// The layout of the key's weights.
     pub fn layout(self) -> &'static Layout {
-        match self {
-            WeightKey::Reversi(v) => &Registry::of(v).layout,
-            WeightKey::Pente => crate::pente::layout::layout(),
-        }
+        &Registry::of(self.0).layout
     }
 }
 
 impl From<Variant> for WeightKey {
     fn from(v: Variant) -> Self {
-        WeightKey::Reversi(v)
+        WeightKey(v)
     }
 }
 
@@ -157,10 +138,7 @@ impl FromStr for WeightKey {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Self, String> {
-        if s == Self::PENTE {
-            return Ok(WeightKey::Pente);
-        }
-        s.parse().map(WeightKey::Reversi).map_err(|_| {
+        s.parse().map(WeightKey).map_err(|_| {
             let names: Vec<_> = Self::ALL.iter().map(|k| k.name()).collect();
             format!("unknown variant `{s}`: expected one of {}", names.join(", "))
         })
@@ -461,12 +439,11 @@ mod tests {
             assert_eq!(key.name().parse::<WeightKey>(), Ok(key));
             assert!(!key.layout().is_empty(), "{key}");
         }
-        assert_eq!(WeightKey::ALL.len(), Variant::ALL.len() + 1);
-        assert!(std::ptr::eq(WeightKey::Pente.layout(), crate::pente::layout::layout()));
+        assert_eq!(WeightKey::ALL.len(), Variant::ALL.len());
         let v = Variant::Duo12;
         assert!(std::ptr::eq(WeightKey::from(v).layout(), &Registry::of(v).layout));
         let e = "chess".parse::<WeightKey>().unwrap_err();
-        assert!(e.starts_with("unknown variant `chess`") && e.ends_with("duo12, pente"), "{e}");
+        assert!(e.starts_with("unknown variant `chess`") && e.ends_with("othello12, duo12"), "{e}");
     }
 
     #[test]

@@ -1,12 +1,11 @@
-//! Reversi and Pente as the tuner's games: their evaluations as tuning
-//! models ([`reversi`], [`pente`]), Reversi's reference search that
-//! labels positions and grades evaluations ([`label`], [`eval_error`]),
-//! and the [`TuningGame`]s that hand them to the tuner's loop.
+//! Reversi as the tuner's game: its pattern evaluation as a tuning model
+//! ([`reversi`]), its reference search that labels positions and grades
+//! evaluations ([`label`], [`eval_error`]), and the [`TuningGame`] that
+//! hands them to the tuner's loop.
 
 pub mod cli;
 pub mod eval_error;
 pub mod label;
-pub mod pente;
 pub mod reversi;
 
 use crate::eval::{WeightKey, WeightSet};
@@ -15,29 +14,23 @@ use selfplay::family::GameFamily;
 use tuner::game::{LabelRequest, TuningGame};
 use tuner::run::Model;
 
-/// Every Reversi variant and Pente: the engine's weight sets as one
-/// tuning game.
+/// Every Reversi variant: the engine's weight sets as one tuning game.
 pub struct EngineTuning;
 
 impl TuningGame for EngineTuning {
     type Key = WeightKey;
 
     fn model(&self, start: WeightSet) -> Box<dyn Model> {
-        match start.key {
-            WeightKey::Reversi(v) => with_geometry!(v, G => Box::new(reversi::ReversiModel::<G>::new(start))),
-            WeightKey::Pente => Box::new(pente::PenteModel::new(start)),
-        }
+        let v = start.key.variant();
+        with_geometry!(v, G => Box::new(reversi::ReversiModel::<G>::new(start)))
     }
 
-    fn family(&self, key: WeightKey) -> &'static dyn GameFamily {
-        match key {
-            WeightKey::Reversi(_) => &crate::matches::REVERSI,
-            WeightKey::Pente => &crate::matches::PENTE,
-        }
+    fn family(&self, _key: WeightKey) -> &'static dyn GameFamily {
+        &crate::matches::REVERSI
     }
 
-    fn can_label(&self, key: WeightKey) -> bool {
-        matches!(key, WeightKey::Reversi(_))
+    fn can_label(&self, _key: WeightKey) -> bool {
+        true
     }
 
     fn label(
@@ -46,9 +39,7 @@ impl TuningGame for EngineTuning {
         request: &LabelRequest<'_>,
         progress: &mut dyn FnMut(usize, usize),
     ) -> Result<usize, String> {
-        let WeightKey::Reversi(variant) = key else {
-            return Err(format!("{key}: no reference search to label with"));
-        };
+        let variant = key.variant();
         let options = label::LabelOptions {
             depth: request.depth,
             weights: Some(request.weights.to_path_buf()),

@@ -27,7 +27,7 @@ impl<G: Geometry> ReversiModel<G> {
     /// The model of the variant of `start` (Reversi weights), whose board
     /// must be `G`.
     pub fn new(start: WeightSet) -> Self {
-        let variant = start.key.variant().expect("Reversi weights for a Reversi model");
+        let variant = start.key.variant();
         let canonical = start.key.layout().canonical_map();
         ReversiModel { variant, features: Features::new(variant), canonical, start: start.tied() }
     }
@@ -41,7 +41,7 @@ pub fn unflatten(board: &str) -> String {
 
 impl<G: Geometry> Model for ReversiModel<G> {
     fn layout(&self) -> &'static Layout {
-        WeightKey::Reversi(self.variant).layout()
+        WeightKey(self.variant).layout()
     }
 
     fn weights(&self) -> Vec<i32> {

@@ -59,7 +59,8 @@ mod tests {
     use super::*;
     use crate::board::Position;
     use engine_core::eval::Evaluator;
-    use engine_core::game::Game;
+    use engine_core::mix::SplitMix;
+    use engine_core::playout::random_playout;
 
     #[test]
     fn features_times_weights_is_the_engine_evaluation() {
@@ -69,21 +70,18 @@ mod tests {
         let eval = WindowEval::with_weights(&set).unwrap();
         let model = Connect4Tuning.model(set);
         let weights = model.weights();
-        let mut seed = 3u64;
+        let mut rng = SplitMix(3);
         let mut phases = std::collections::HashSet::new();
         for _ in 0..20 {
-            let mut pos = Position::default();
-            while !pos.is_terminal() {
-                let flat = Connect4Protocol.flatten(&pos);
+            random_playout(Position::default(), &mut rng, |pos: &Position| {
+                let flat = Connect4Protocol.flatten(pos);
                 let sum = model.linear_eval(&weights, &flat).unwrap();
-                assert_eq!(sum, i64::from(eval.evaluate(&pos)), "{flat}");
+                assert_eq!(sum, i64::from(eval.evaluate(pos)), "{flat}");
                 phases.extend(
                     model.features(&flat).unwrap().iter().map(|&(i, _)| i as usize / crate::weights::TABLE_COUNT),
                 );
-                let moves = pos.legal_moves();
-                seed = engine_core::mix::splitmix64(seed);
-                pos.make(moves[(seed % moves.len() as u64) as usize]);
-            }
+                true
+            });
         }
         assert_eq!(phases.len(), crate::weights::PHASES, "every phase was seen");
         let err = model.features("X/bad").unwrap_err();

@@ -3,7 +3,8 @@
 //! Without arguments: the default self-play job (book: programs/selfplay.md).
 
 use clap::{Args, Parser, Subcommand};
-use engine::matches::{pente, reversi};
+use engine::matches::reversi;
+use pente::matches as pente_matches;
 use selfplay::openings::{LOOKAHEAD, SuiteSpec};
 use selfplay::run::{self, Job, RunOptions, Schedule, Shard};
 use selfplay::stats::Sprt;
@@ -35,7 +36,7 @@ enum Command {
     /// Learn Pente's expected game length (the time plan's table) from the
     /// games of run folders.
     GameLength {
-        /// The table to write (the engine's is engine/data/pente_game_length.txt).
+        /// The table to write (the engine's is games/pente/data/pente_game_length.txt).
         #[arg(long, value_name = "FILE")]
         out: PathBuf,
         /// Pente run folders.
@@ -147,7 +148,9 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Some(Command::Merge { out, sources }) => run::merge(&out, &sources).map(|text| println!("{text}")),
         Some(Command::Export { obf, sources }) => reversi::export_obf(&obf, &sources).map(|text| println!("{text}")),
-        Some(Command::GameLength { out, sources }) => pente::game_length(&out, &sources).map(|text| println!("{text}")),
+        Some(Command::GameLength { out, sources }) => {
+            pente_matches::game_length(&out, &sources).map(|text| println!("{text}"))
+        }
         Some(Command::Openings { variant, plies, window, count, depth, seed, lookahead, playout, out }) => {
             let spec = SuiteSpec { plies, window, count, depth, seed, lookahead, playout };
             let command: Vec<String> = std::env::args().collect();

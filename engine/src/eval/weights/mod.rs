@@ -1,5 +1,5 @@
-//! The weight sets of the pattern evaluations (every Reversi variant and
-//! Pente): their key ([`WeightKey`] as a [`WeightKind`]) and the
+//! The weight sets of the pattern evaluation of every Reversi variant:
+//! their key ([`WeightKey`] as a [`WeightKind`]) and the
 //! compiled-in sets, one generated binary file per key in
 //! `engine/weights/`, the only place weights live, included as bytes so
 //! that no table is ever compiled as code. The file forms are the core's
@@ -13,20 +13,19 @@ pub use engine_core::weights::{
 };
 use std::sync::OnceLock;
 
-/// A weight set of a Reversi variant or of Pente.
+/// A weight set of a Reversi variant.
 pub type WeightSet = engine_core::weights::WeightSet<WeightKey>;
 
 /// The bytes of `key`'s compiled-in weights file.
 pub fn compiled_bytes(key: WeightKey) -> &'static [u8] {
     // A match, not a table: a program that plays one variant links one file.
     match key {
-        WeightKey::Reversi(Variant::Tiny4) => include_bytes!("../../../weights/tiny4.bin"),
-        WeightKey::Reversi(Variant::Othello6) => include_bytes!("../../../weights/othello6.bin"),
-        WeightKey::Reversi(Variant::Othello8) => include_bytes!("../../../weights/othello8.bin"),
-        WeightKey::Reversi(Variant::Othello10) => include_bytes!("../../../weights/othello10.bin"),
-        WeightKey::Reversi(Variant::Othello12) => include_bytes!("../../../weights/othello12.bin"),
-        WeightKey::Reversi(Variant::Duo12) => include_bytes!("../../../weights/duo12.bin"),
-        WeightKey::Pente => include_bytes!("../../../weights/pente.bin"),
+        WeightKey(Variant::Tiny4) => include_bytes!("../../../weights/tiny4.bin"),
+        WeightKey(Variant::Othello6) => include_bytes!("../../../weights/othello6.bin"),
+        WeightKey(Variant::Othello8) => include_bytes!("../../../weights/othello8.bin"),
+        WeightKey(Variant::Othello10) => include_bytes!("../../../weights/othello10.bin"),
+        WeightKey(Variant::Othello12) => include_bytes!("../../../weights/othello12.bin"),
+        WeightKey(Variant::Duo12) => include_bytes!("../../../weights/duo12.bin"),
     }
 }
 
@@ -59,7 +58,7 @@ impl WeightKind for WeightKey {
     /// the core's lines for every other table.
     fn line_lengths(self, layout: &Layout, table: usize) -> Vec<usize> {
         match self {
-            WeightKey::Reversi(v) if table == POSITIONAL => {
+            WeightKey(v) if table == POSITIONAL => {
                 let h = v.size() / 2;
                 (0..h).map(|r| h - r).collect()
             }

@@ -5,8 +5,6 @@
 
 use clap::{ArgGroup, Parser};
 use engine::analysis::{self, EngineOptions, FULL_WIDTH_PERCENT, Source, disc_score};
-use engine::eval::WeightKey;
-use engine::pente::pente_engine;
 use engine::reversi::endgame_fit::EndgameFit;
 use engine::reversi::{CompiledGeometry, Position, Variant, reversi_engine};
 use engine::with_geometry;
@@ -14,11 +12,21 @@ use engine_core::game::Game;
 use engine_core::search::Budget;
 use engine_core::search::probcut::ProbCutFit;
 use engine_core::search::{EngineConfig, Objective, Outcomes, SearchGame, SearchResult, quick_end};
-use std::path::PathBuf;
+use pente::PentePosition;
+use pente::pente_engine;
+use pente::weights::PenteWeights;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// The variant name that selects Pente.
-const PENTE: &str = WeightKey::PENTE;
+const PENTE: &str = PenteWeights::NAME;
+
+/// The position of a Pente `input.txt` (its clock is ignored).
+fn read_pente(path: &Path) -> Result<Source<PentePosition>, String> {
+    let input = pente::protocol::parse_input(&analysis::read(path)?)
+        .map_err(|e| format!("{}:{}: {}", path.display(), e.line, e.message))?;
+    analysis::playable(Source { origin: format!("{}:1", path.display()), position: input.position })
+}
 
 /// Searches positions and prints one parseable line each.
 #[derive(Parser)]
@@ -166,7 +174,7 @@ fn pente(args: &Args) -> Result<(), String> {
     if !args.obf.is_empty() {
         return Err("--obf: OBF positions are 8x8: expected --variant othello8".into());
     }
-    let positions = args.files.iter().map(|p| analysis::read_pente(p)).collect::<Result<Vec<_>, _>>()?;
+    let positions = args.files.iter().map(|p| read_pente(p)).collect::<Result<Vec<_>, _>>()?;
     let mut engine = pente_engine(args.config()?)?;
     let score = |r: &SearchResult<_>| r.score.map_or_else(|| "none".into(), |s| s.to_string());
     let (nodes, seconds) =

@@ -1,6 +1,14 @@
-//! Running a built competition program the way a file-protocol game master
-//! does: in a folder of its own, charged the CPU time `wait4` reports.
+//! What the tests of every game's crate check the same way: a built
+//! competition program run once as a file-protocol game master runs it (in
+//! a folder of its own, charged the CPU time `wait4` reports), errors that
+//! fit one line, truncated input, and the promises of a balanced suite.
+//! Test support: a broken promise or an I/O failure panics.
 
+use crate::openings::{SuiteEntry, SuiteGame, SuiteSpec, canonical, ends_in_playout, make_suite};
+use crate::run::ends_within;
+use engine_core::agent::Agent;
+use engine_core::search::{Budget, EngineConfig};
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
@@ -68,4 +76,48 @@ pub fn assert_rejects_input(exe: &str, dir: &Path, bad: &str, expected: &str) {
     std::fs::remove_file(dir.join("input.txt")).unwrap();
     let Run { ok, stderr, .. } = run_in(exe, &[], dir);
     assert!(!ok && stderr.contains("input.txt: cannot read"), "{stderr}");
+}
+
+/// An error message fit for one line of a report.
+pub fn one_line(message: &str) -> bool {
+    !message.is_empty() && !message.contains('\n')
+}
+
+/// Every prefix of `text` at a character boundary, the empty one included:
+/// the files a game master could leave half written.
+pub fn prefixes(text: &str) -> impl Iterator<Item = &str> {
+    (0..=text.len()).filter(|&i| text.is_char_boundary(i)).map(|i| &text[..i])
+}
+
+/// Checks what a suite promises: `spec.count` positions, each in
+/// canonical form and unique under the symmetries, `plies` of it
+/// `spec.plies`, no line of `spec.lookahead` plies ending the game, nor
+/// `spec.playout` plies of a fresh depth-[`PLAYOUT_DEPTH`](crate::openings::PLAYOUT_DEPTH) engine's play,
+/// and a fresh search at `spec.depth` scoring it within the window.
+pub fn check_suite<P: SuiteGame>(protocol: &P, spec: &SuiteSpec, plies: impl Fn(&P::State) -> u32) {
+    let suite = make_suite(protocol, spec).unwrap();
+    assert_eq!(suite.len(), spec.count);
+    let distinct: HashSet<String> = suite.iter().map(|e| canonical(&e.flat, P::HEADER_FIELDS)).collect();
+    assert_eq!(distinct.len(), suite.len());
+    let mut engine = protocol.scorer(EngineConfig::default()).unwrap();
+    for SuiteEntry { flat, drawn, score } in &suite {
+        assert_eq!(&canonical(flat, P::HEADER_FIELDS), flat);
+        assert_eq!(&canonical(drawn, P::HEADER_FIELDS), flat);
+        for text in [flat, drawn] {
+            let pos = protocol.parse_flat(text).unwrap();
+            assert_eq!(plies(&pos), spec.plies, "{text}");
+            assert!(!ends_within(&pos, spec.lookahead), "{text}");
+        }
+        let start = protocol.parse_flat(drawn).unwrap();
+        assert!(
+            !ends_in_playout(&mut engine, &start, spec.playout),
+            "{drawn}: over within {} plies of play",
+            spec.playout
+        );
+        engine.new_game();
+        let again = engine.search(&start, &Budget::Depth(spec.depth).limits()).score.unwrap();
+        let again = f64::from(again) / P::SCORE_PER_UNIT;
+        assert_eq!(again, *score, "{drawn}");
+        assert!(again.abs() <= spec.window, "{drawn}: {again}");
+    }
 }

@@ -1,11 +1,11 @@
 //! The reference agents behave as the handout describes the graders' ones.
 
-use crate::pente_common;
+use crate::common;
 
-use engine::pente::{Cell, NearRandomAgent, PentePosition, pente_minimax};
+use common::cell;
 use engine_core::agent::{Agent, Clock};
 use engine_core::game::{Color, Game};
-use pente_common::cell;
+use pente::{Cell, NearRandomAgent, PentePosition, pente_minimax};
 
 #[test]
 fn random_agent_plays_next_to_stones_and_keeps_the_opening_rule() {
@@ -35,8 +35,8 @@ fn random_agent_plays_next_to_stones_and_keeps_the_opening_rule() {
 fn minimax_takes_a_five_and_blocks_one() {
     let mut agent = pente_minimax(1);
     let clock = Clock { own_remaining: 10.0, opponent_remaining: 10.0 };
-    let pos = pente_common::drawn(Color::Black, 0, 0, "10F", "wbbbb.\n......\n.www..");
+    let pos = common::drawn(Color::Black, 0, 0, "10F", "wbbbb.\n......\n.www..");
     assert_eq!(agent.choose(&pos, &clock).mv, cell("10L"));
-    let pos = pente_common::drawn(Color::Black, 0, 0, "10F", "bwwww.\n......\n..b...");
+    let pos = common::drawn(Color::Black, 0, 0, "10F", "bwwww.\n......\n..b...");
     assert_eq!(agent.choose(&pos, &clock).mv, cell("10L"));
 }

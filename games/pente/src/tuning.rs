@@ -1,13 +1,16 @@
-//! The Pente pattern evaluation as a tuning [`Model`]: weights and bounds
-//! from the shared weight registry ([`WeightKey::Pente`]), features from the
-//! engine's extractor ([`crate::pente::eval::features`]), positions read
-//! back from self-play's flattened form ([`PenteProtocol`]).
+//! Pente's half of the tuner: the pattern evaluation as a tuning
+//! [`Model`] (weights and bounds from its weight set, [`PenteWeights`];
+//! features from the evaluation's extractor, [`crate::eval::features`];
+//! positions read back from self-play's flattened form, [`PenteProtocol`])
+//! and the [`TuningGame`] the `tuner` program drives ([`PenteTuning`]).
 
-use crate::eval::layout::Layout;
-use crate::eval::{WeightKey, WeightSet};
-use crate::matches::PenteProtocol;
-use crate::pente::eval::features;
+use crate::eval::features;
+use crate::matches::{PENTE, PenteProtocol};
+use crate::weights::{PenteWeights, WeightSet};
+use engine_core::weights::{Layout, WeightKind};
+use selfplay::family::GameFamily;
 use selfplay::protocol::GameProtocol;
+use tuner::game::TuningGame;
 use tuner::run::Model;
 
 /// Largest magnitude of a Pente final score (a win counts 1).
@@ -19,16 +22,15 @@ pub struct PenteModel {
 }
 
 impl PenteModel {
-    /// The model starting from `start`, which must be a Pente weight set.
+    /// The model starting from `start`.
     pub fn new(start: WeightSet) -> Self {
-        assert_eq!(start.key, WeightKey::Pente, "Pente weights for the Pente model");
         PenteModel { start }
     }
 }
 
 impl Model for PenteModel {
     fn layout(&self) -> &'static Layout {
-        WeightKey::Pente.layout()
+        PenteWeights.layout()
     }
 
     fn weights(&self) -> Vec<i32> {
@@ -47,24 +49,39 @@ impl Model for PenteModel {
     }
 }
 
+/// Pente's half of the tuner (no reference search labels its positions).
+pub struct PenteTuning;
+
+impl TuningGame for PenteTuning {
+    type Key = PenteWeights;
+
+    fn model(&self, start: WeightSet) -> Box<dyn Model> {
+        Box::new(PenteModel::new(start))
+    }
+
+    fn family(&self, _key: PenteWeights) -> &'static dyn GameFamily {
+        &PENTE
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::Evaluator;
-    use crate::pente::eval::PenteEval;
-    use crate::pente::{NearRandomAgent, PentePosition};
+    use crate::eval::PenteEval;
+    use crate::{NearRandomAgent, PentePosition};
     use engine_core::agent::{Agent, Clock};
+    use engine_core::eval::Evaluator;
     use engine_core::game::Game;
     use tuner::run::{Target, load};
 
     #[test]
     fn features_times_weights_is_the_engine_evaluation() {
-        let mut set = WeightSet::compiled(WeightKey::Pente);
+        let mut set = WeightSet::compiled(PenteWeights);
         for (i, v) in set.values.iter_mut().enumerate() {
             // Distinct in-bounds values, so that an index slip shows.
             *v += 3 * i as i16 + 1;
         }
-        for set in [WeightSet::compiled(WeightKey::Pente), set] {
+        for set in [WeightSet::compiled(PenteWeights), set] {
             let model = PenteModel::new(set.clone());
             let eval = PenteEval::with_weights(&set).unwrap();
             let weights = model.weights();
@@ -96,7 +113,7 @@ mod tests {
             "game,ply,side,board,score,depth,result,disc_diff\n0,0,w,\"{good}\",,,1,1\n0,1,w,\"{bad}\",,,1,1\n"
         );
         std::fs::write(&path, rows).unwrap();
-        let model = PenteModel::new(WeightSet::compiled(WeightKey::Pente));
+        let model = PenteModel::new(WeightSet::compiled(PenteWeights));
         let err = load(std::slice::from_ref(&path), &model, Target::Result).unwrap_err();
         let prefix = format!("{}:3: board field 2", path.display());
         assert!(err.starts_with(&prefix) && !err.contains('\n'), "{err}");

@@ -2,16 +2,16 @@
 //! blocks a four's completion, and finds wins by continuous fours (VCF) in
 //! constructed positions, also with almost no time left.
 
-use crate::pente_common;
+use crate::common;
 
-use engine::pente::search::quick_move;
-use engine::pente::threats::{Vcf, defences, wins};
-use engine::pente::{PenteEngine, PentePosition, pente_engine, pente_minimax};
+use common::{cell, drawn};
 use engine_core::agent::{Agent, Clock};
 use engine_core::cputime::CpuClock;
 use engine_core::game::{Color, Game};
 use engine_core::search::EngineConfig;
-use pente_common::{cell, drawn};
+use pente::search::quick_move;
+use pente::threats::{Vcf, defences, wins};
+use pente::{PenteEngine, PentePosition, pente_engine, pente_minimax};
 use std::time::Duration;
 
 const TEN_SECONDS: Clock = Clock { own_remaining: 10.0, opponent_remaining: 10.0 };
@@ -22,7 +22,7 @@ fn small_engine() -> PenteEngine {
     pente_engine(EngineConfig { tt_mb: 4, ..EngineConfig::default() }).expect("compiled-in weights")
 }
 
-fn engine_move(pos: &PentePosition, clock: &Clock) -> engine::pente::Cell {
+fn engine_move(pos: &PentePosition, clock: &Clock) -> pente::Cell {
     let mv = small_engine().choose(pos, clock).mv;
     assert!(pos.is_legal(mv), "{mv} is not legal");
     mv
@@ -155,7 +155,7 @@ fn no_vcf_when_the_defender_wins_by_capture() {
     // As before, but White has 8 captured stones: 11L would capture 12L-13L
     // (flanked by 14L) and win, so Black's fours elsewhere prove nothing.
     let base = vcf_position();
-    let stones: Vec<_> = engine::pente::Cell::all().filter_map(|c| base.stone_at(c).map(|s| (c, s))).collect();
+    let stones: Vec<_> = pente::Cell::all().filter_map(|c| base.stone_at(c).map(|s| (c, s))).collect();
     let mut pos = PentePosition::from_stones(&stones, Color::Black, 8, 0);
     assert_eq!(&wins(&pos, Color::White)[..], &[cell("11L")]);
     assert_eq!(Vcf::new(1_000_000, Duration::from_secs(10), &CpuClock::Thread).find(&mut pos, 8), None);
@@ -174,12 +174,12 @@ fn no_vcf_when_the_defender_wins_by_capture() {
 #[test]
 fn quick_move_is_legal_on_an_empty_board_and_at_the_opening() {
     let pos = PentePosition::new();
-    assert_eq!(quick_move(&pos), engine::pente::Cell::CENTRE);
+    assert_eq!(quick_move(&pos), pente::Cell::CENTRE);
     let mut pos = pos;
-    pos.make(engine::pente::Cell::CENTRE);
+    pos.make(pente::Cell::CENTRE);
     pos.make(cell("11L"));
     let mv = quick_move(&pos);
-    assert!(pos.is_legal(mv) && mv.distance(engine::pente::Cell::CENTRE) == 3);
+    assert!(pos.is_legal(mv) && mv.distance(pente::Cell::CENTRE) == 3);
     let mv = engine_move(&pos, &TEN_SECONDS);
-    assert!(mv.distance(engine::pente::Cell::CENTRE) >= 3);
+    assert!(mv.distance(pente::Cell::CENTRE) >= 3);
 }

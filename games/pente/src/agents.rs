@@ -31,7 +31,7 @@ pub type PenteEngine = Engine<PentePosition, PenteEval>;
 /// weights file `config.weights`; fails when that file cannot be used.
 pub fn pente_engine(config: EngineConfig) -> Result<PenteEngine, String> {
     config.check::<PentePosition>()?;
-    if config.evaluation != crate::eval::Evaluation::Pattern {
+    if config.evaluation != engine_core::eval::Evaluation::Pattern {
         return Err(format!("the {} evaluation plays Reversi only", config.evaluation.name()));
     }
     let eval = match &config.weights {

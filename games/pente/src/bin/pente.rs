@@ -4,15 +4,15 @@
 //! parameter, for matches against the defaults). Logs the move and what the search
 //! found to stderr.
 
-use engine::pente::pente_engine;
-use engine::pente::search::{PANIC_SECONDS, quick_move};
-use engine::protocol::pente::{output_text, parse_input};
 use engine_core::agent::{Agent, Clock, played_line};
 use engine_core::cputime::process_cpu_time;
 use engine_core::search::{EngineConfig, NoParams, ParamSettings};
+use pente::pente_engine;
+use pente::protocol::{output_text, parse_input};
+use pente::search::{PANIC_SECONDS, quick_move};
 use std::process::ExitCode;
 
-use engine::protocol::{INPUT_FILE as INPUT, OUTPUT_FILE as OUTPUT};
+use engine_core::agent::{INPUT_FILE as INPUT, OUTPUT_FILE as OUTPUT};
 
 /// What `--help` prints: what the program does first, then how to run it.
 const HELP: &str = "\
@@ -24,7 +24,7 @@ usage: pente [--param NAME=VALUE]...
 ";
 
 fn main() -> ExitCode {
-    if engine::protocol::asks_for_help(std::env::args().skip(1)) {
+    if engine_core::agent::asks_for_help(std::env::args().skip(1)) {
         print!("{HELP}");
         return ExitCode::SUCCESS;
     }

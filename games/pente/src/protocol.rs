@@ -5,8 +5,8 @@
 //! as PROTOCOLS.md describes (an odd count, or counts that fit the stones on
 //! the board only when read as pairs).
 
-use super::seconds_text;
-use crate::pente::board::{BOARD_CELLS, CAPTURE_WIN_STONES, Cell, PentePosition, SIZE};
+use crate::board::{BOARD_CELLS, CAPTURE_WIN_STONES, Cell, PentePosition, SIZE};
+use engine_core::agent::seconds_text;
 use engine_core::game::Color;
 use std::fmt;
 
@@ -139,7 +139,7 @@ pub fn output_text(mv: Cell) -> String {
 /// Reads a program's `output.txt`: one line holding a cell exactly as the
 /// handout writes it (`9N`: row 1-19, then an uppercase column letter).
 pub fn parse_output(text: &str) -> Result<Cell, String> {
-    let first = super::single_line(text)?;
+    let first = engine_core::agent::single_line(text)?;
     match Cell::parse(first) {
         Some(cell) if cell.to_string() == first => Ok(cell),
         _ => Err(format!(

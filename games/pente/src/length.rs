@@ -3,7 +3,7 @@
 //! who has placed `k` stones, given that the game is still going. The time
 //! plan spends the clock over these moves.
 //!
-//! The table is a data file (`engine/data/pente_game_length.txt`) written by
+//! The table is a data file (`games/pente/data/pente_game_length.txt`) written by
 //! `selfplay game-length`, with the command that made it in its comments.
 
 use std::sync::OnceLock;
@@ -13,7 +13,7 @@ pub const FORMAT_LINE: &str = "format game-length 1";
 /// Games a row must be learnt from; later rows repeat the last such row.
 pub const MIN_GAMES_PER_ROW: usize = 10;
 /// The compiled-in table.
-const COMPILED: &str = include_str!("../../data/pente_game_length.txt");
+const COMPILED: &str = include_str!("../data/pente_game_length.txt");
 /// Rows are kept to a thousandth of a move (as written).
 const RESOLUTION: f64 = 1000.0;
 /// Own moves left assumed when a table has no row at all.
@@ -101,7 +101,8 @@ impl GameLength {
     /// The compiled-in table.
     pub fn compiled() -> &'static GameLength {
         static TABLE: OnceLock<GameLength> = OnceLock::new();
-        TABLE.get_or_init(|| GameLength::parse(COMPILED, "engine/data/pente_game_length.txt").expect("valid table"))
+        TABLE
+            .get_or_init(|| GameLength::parse(COMPILED, "games/pente/data/pente_game_length.txt").expect("valid table"))
     }
 }
 

@@ -2,9 +2,9 @@
 //! does: the handout's sample `input.txt`, a hundredth of a second left,
 //! malformed input and a stray argument.
 
-use crate::programs::{Run, assert_rejects_input, output_line, run_in, temp_dir};
-use engine::pente::Cell;
-use engine::protocol::pente::parse_input;
+use pente::Cell;
+use pente::protocol::parse_input;
+use selfplay::checks::{Run, assert_rejects_input, output_line, run_in, temp_dir};
 use std::path::Path;
 use std::time::Duration;
 

@@ -1,5 +1,4 @@
-//! Pattern evaluation of Pente positions, and the layout of its weights in
-//! the shared weight registry.
+//! Pattern evaluation of Pente positions.
 //!
 //! Every empty cell near the stones is scored by what each player would make
 //! there along each of the four lines (looked up in the pattern tables): the
@@ -9,19 +8,20 @@
 //! as stones come and go ([`PentePosition::shape_counts`]), so an evaluation
 //! is a dot product of a few dozen numbers.
 //!
-//! The weights are a [`WeightSet`] keyed [`WeightKey::Pente`] in the
-//! [`layout`] declared here (one phase), compiled in from the generated
-//! `engine/src/eval/weights/pente.rs` or read from a weights file. The
+//! The weights are a [`WeightSet`] keyed [`PenteWeights`] in the
+//! [`layout`] of [`crate::weights`] (one phase), compiled in from
+//! `games/pente/weights/pente.bin` or read from a weights file. The
 //! evaluation is linear in them: [`features`] gives the counts each weight
 //! is multiplied by.
 
 use super::board::PentePosition;
 use super::pattern::SHAPES;
-use crate::eval::{Evaluator, WeightKey, WeightSet};
+use crate::weights::{PenteWeights, WeightSet};
+use engine_core::eval::Evaluator;
 use engine_core::game::Game;
 use std::path::Path;
 
-pub use super::layout::{CAPTURE_MOVE, CAPTURED, CAPTURED_PAIRS, OPP_SHAPE, OWN_SHAPE, layout};
+pub use crate::weights::{CAPTURE_MOVE, CAPTURED, CAPTURED_PAIRS, OPP_SHAPE, OWN_SHAPE, layout};
 
 /// The evaluation weights, one field per registry table.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -39,16 +39,14 @@ pub struct Weights {
 impl Default for Weights {
     /// The compiled-in weights.
     fn default() -> Self {
-        Weights::from_set(&WeightSet::compiled(WeightKey::Pente)).expect("compiled Pente weights fit the registry")
+        Weights::from_set(&WeightSet::compiled(PenteWeights)).expect("compiled Pente weights fit the registry")
     }
 }
 
 impl Weights {
-    /// The weights of `set`; fails unless it is a valid Pente set.
+    /// The weights of `set` (keyed Pente by its type); fails unless every
+    /// value fits the layout.
     pub fn from_set(set: &WeightSet) -> Result<Weights, String> {
-        if set.key != WeightKey::Pente {
-            return Err(format!("weights are for {}, expected {}", set.key, WeightKey::Pente));
-        }
         set.validate()?;
         let layout = layout();
         let table =
@@ -74,7 +72,7 @@ impl Weights {
             .into_iter()
             .map(|v| v as i16)
             .collect();
-        WeightSet { key: WeightKey::Pente, values }
+        WeightSet { key: PenteWeights, values }
     }
 }
 
@@ -185,7 +183,7 @@ mod tests {
         let set = w.to_set();
         assert_eq!(set.values.len(), layout().len());
         set.validate().unwrap();
-        assert_eq!(set, WeightSet::compiled(WeightKey::Pente));
+        assert_eq!(set, WeightSet::compiled(PenteWeights));
         assert_eq!(Weights::from_set(&set).unwrap(), w);
         let names: Vec<&str> = layout().tables.iter().map(|t| t.name.as_str()).collect();
         assert_eq!(names, ["own_shape", "opp_shape", "captured", "capture_move"]);
@@ -195,13 +193,11 @@ mod tests {
         let mut out_of_range = set.clone();
         out_of_range.values[layout().index(0, CAPTURED, 1)] = -1;
         assert!(Weights::from_set(&out_of_range).unwrap_err().contains("captured"));
-        let reversi = WeightSet::compiled(crate::reversi::Variant::Tiny4);
-        assert!(Weights::from_set(&reversi).unwrap_err().contains("tiny4"));
     }
 
     #[test]
     fn features_times_weights_is_the_evaluation() {
-        let mut set = WeightSet::compiled(WeightKey::Pente);
+        let mut set = WeightSet::compiled(PenteWeights);
         // Distinct values per entry as well as the compiled ones, so that a
         // wrong index shows.
         let compiled = PenteEval::default();
@@ -265,7 +261,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("pente-weights-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("pente.txt");
-        let mut set = WeightSet::compiled(WeightKey::Pente);
+        let mut set = WeightSet::compiled(PenteWeights);
         for (i, v) in set.values.iter_mut().enumerate() {
             *v = (5 + 13 * i as i16) % 400;
         }
@@ -276,7 +272,8 @@ mod tests {
         for pos in seeded_positions(2, 30) {
             assert_eq!(direct.evaluate(&pos), loaded.evaluate(&pos));
         }
-        WeightSet::compiled(crate::reversi::Variant::Othello8).save(&path).unwrap();
+        // Another game's file (a Reversi variant's key) is refused by name.
+        std::fs::write(&path, set.to_text().replace("variant pente", "variant othello8")).unwrap();
         let e = PenteEval::from_file(&path).unwrap_err();
         assert!(e.contains("pente.txt") && e.contains("othello8"), "{e}");
         std::fs::remove_dir_all(&dir).unwrap();

@@ -1,13 +1,13 @@
 //! Pente rules: coordinates, captures, wins, the opening rule, exact undo,
 //! and the input file, checked on boards drawn as pictures.
 
-use crate::pente_common;
+use crate::common;
 
-use engine::pente::{Cell, PentePosition};
-use engine::protocol::pente::{input_text, parse_input};
+use common::{cell, drawn};
 use engine_core::game::{Color, Game};
 use engine_core::mix::SplitMix;
-use pente_common::{cell, drawn};
+use pente::protocol::{input_text, parse_input};
+use pente::{Cell, PentePosition};
 use rand::RngExt;
 
 #[test]

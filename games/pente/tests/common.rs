@@ -2,8 +2,8 @@
 
 #![allow(dead_code)]
 
-use engine::pente::{Cell, PentePosition};
 use engine_core::game::Color;
+use pente::{Cell, PentePosition};
 
 /// A position from a picture of `w`, `b` and `.` whose top-left character
 /// lies on the cell named `top_left` (e.g. `12H`); the rest of the board is
