@@ -69,6 +69,43 @@ pub trait WeightKind: Copy + Eq + Debug + Display + FromStr<Err = String> + 'sta
     }
 }
 
+/// Declares the key of a game that has one weight set: a unit struct
+/// named `$key` whose name (`$key::NAME`, `$name`) is the `variant` line of
+/// its files and the tuner's `--variant`, with its `Display` and its
+/// `FromStr` (whose error names the one name expected). The game then
+/// implements [`WeightKind`] for it.
+#[macro_export]
+macro_rules! single_weight_key {
+    ($(#[$meta:meta])* $vis:vis $key:ident = $name:literal) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        $vis struct $key;
+
+        impl $key {
+            /// The name in weight files and on the command line.
+            pub const NAME: &'static str = $name;
+        }
+
+        impl ::std::fmt::Display for $key {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                f.write_str(Self::NAME)
+            }
+        }
+
+        impl ::std::str::FromStr for $key {
+            type Err = String;
+
+            fn from_str(s: &str) -> Result<Self, String> {
+                if s == Self::NAME {
+                    Ok($key)
+                } else {
+                    Err(format!("unknown weight set `{s}`: expected {}", Self::NAME))
+                }
+            }
+        }
+    };
+}
+
 /// Lengths of the written lines of a table of `len` entries:
 /// [`PATTERN_LINE`] entries each when it is that long, else one line.
 pub fn pattern_lines(len: usize) -> Vec<usize> {
@@ -406,25 +443,19 @@ impl<K: WeightKind> WeightSet<K> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::fmt;
     use std::sync::OnceLock;
 
-    /// A one-key game of two phases and two tables, one long enough to be
-    /// written in several lines.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    struct Toy;
-
-    impl fmt::Display for Toy {
-        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            f.write_str("toy")
-        }
+    crate::single_weight_key! {
+        /// A one-key game of two phases and two tables, one long enough to
+        /// be written in several lines.
+        Toy = "toy"
     }
 
-    impl FromStr for Toy {
-        type Err = String;
-        fn from_str(s: &str) -> Result<Self, String> {
-            if s == "toy" { Ok(Toy) } else { Err(format!("unknown variant `{s}`: expected toy")) }
-        }
+    #[test]
+    fn a_single_key_reads_its_name_and_refuses_others() {
+        assert_eq!(Toy.to_string(), "toy");
+        assert_eq!("toy".parse::<Toy>(), Ok(Toy));
+        assert_eq!("othello8".parse::<Toy>(), Err("unknown weight set `othello8`: expected toy".to_string()));
     }
 
     impl WeightKind for Toy {
@@ -475,6 +506,6 @@ mod tests {
     fn a_file_of_another_kind_is_refused_with_the_line() {
         let text = varied().to_text().replace("variant toy", "variant chess");
         let e = WeightSet::<Toy>::parse(&text, "w.txt").unwrap_err();
-        assert!(e.starts_with("w.txt: line 3: unknown variant `chess`"), "{e}");
+        assert!(e.starts_with("w.txt: line 3: unknown weight set `chess`"), "{e}");
     }
 }

@@ -5,8 +5,6 @@
 //! The file forms are the core's ([`engine_core::weights`]).
 
 use engine_core::weights::{Bounds, Layout, WeightKind, WeightSet, decode_compiled};
-use std::fmt;
-use std::str::FromStr;
 use std::sync::OnceLock;
 
 /// Phases of the game, by the share of the board's cells filled.
@@ -52,31 +50,10 @@ pub const fn phase(discs: usize, cells: usize) -> usize {
     discs * PHASES / (cells + 1)
 }
 
-/// The key of Connect Four's weight set (`variant connect4` in a file).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Connect4Weights;
-
-impl Connect4Weights {
-    /// The name in weight files and on the command line (the game's
-    /// variant name too).
-    pub const NAME: &'static str = "connect4";
-}
-
-impl fmt::Display for Connect4Weights {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(Self::NAME)
-    }
-}
-
-impl FromStr for Connect4Weights {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        if s == Self::NAME {
-            Ok(Connect4Weights)
-        } else {
-            Err(format!("unknown weight set `{s}`: expected {}", Self::NAME))
-        }
-    }
+engine_core::single_weight_key! {
+    /// The key of Connect Four's weight set (`variant connect4` in a file,
+    /// the game's variant name too).
+    pub Connect4Weights = "connect4"
 }
 
 impl WeightKind for Connect4Weights {

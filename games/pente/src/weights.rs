@@ -6,38 +6,15 @@
 
 use super::pattern::SHAPES;
 use engine_core::weights::{Bounds, Layout, WeightKind, decode_compiled};
-use std::fmt;
-use std::str::FromStr;
 use std::sync::OnceLock;
 
 /// Pente's weight set: the core's weight set under [`PenteWeights`].
 pub type WeightSet = engine_core::weights::WeightSet<PenteWeights>;
 
-/// The key of Pente's weight set.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct PenteWeights;
-
-impl PenteWeights {
-    /// The name in weight files and on the command line (the game's
-    /// variant name too).
-    pub const NAME: &'static str = "pente";
-}
-
-impl fmt::Display for PenteWeights {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(Self::NAME)
-    }
-}
-
-impl FromStr for PenteWeights {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        if s == Self::NAME {
-            Ok(PenteWeights)
-        } else {
-            Err(format!("unknown weight set `{s}`: expected {}", Self::NAME))
-        }
-    }
+engine_core::single_weight_key! {
+    /// The key of Pente's weight set (`variant pente`, the game's variant
+    /// name too).
+    pub PenteWeights = "pente"
 }
 
 impl WeightKind for PenteWeights {
