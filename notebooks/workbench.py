@@ -1,6 +1,6 @@
 """Readers shared by the analysis notebooks: where the repository is, the
-weights text format of `engine::eval::weights`, the positional table's
-symmetry classes of `engine::eval::registry`, the logistic Elo of
+weights text format of `reversi::eval::weights`, the positional table's
+symmetry classes of `reversi::eval::registry`, the logistic Elo of
 `selfplay::stats`, and the per-move views of a `selfplay` run's
 `positions.csv` (CPU time by game stage, search scores of one game)."""
 
@@ -14,7 +14,7 @@ import pandas as pd
 #: Two-sided 95% normal quantile (the one `selfplay::stats` uses).
 Z95 = 1.959963984540054
 
-#: First line of a weights file after comments (`engine::eval::weights::FORMAT_LINE`).
+#: First line of a weights file after comments (`reversi::eval::weights::FORMAT_LINE`).
 FORMAT_LINE = "format pattern-weights 1"
 
 #: Tables of one value per phase (the rest are the positional table and patterns).
@@ -96,7 +96,7 @@ def table_names(tables) -> list:
 
 def class_index(h: int, a: int, b: int) -> int:
     """Index of the quadrant-triangle cell (a, b), a <= b < h, in row order
-    (as `engine::eval::registry`): row a holds the h - a cells b = a..h."""
+    (as `reversi::eval::registry`): row a holds the h - a cells b = a..h."""
     return a * h - a * max(a - 1, 0) // 2 + (b - a)
 
 

@@ -19,8 +19,8 @@ the game's mean (issue 14's rule: forced moves, recorded without a depth,
 do not count; exact solves marked `exact`), then the
 totals. With no NAME=VALUE it reports the recorded games as they are.
 
-The plan below mirrors `engine::search::TimePlan::from_clock` and
-`engine::search::moves_ahead` (duo12, no calibration file); it ignores the
+The plan below mirrors `reversi::search::TimePlan::from_clock` and
+`reversi::search::moves_ahead` (duo12, no calibration file); it ignores the
 program's per-move reserve of a few milliseconds.
 """
 import csv

@@ -4,10 +4,10 @@
 
 use benches::{SuiteRun, endgame_positions};
 use criterion::{Criterion, SamplingMode, Throughput, criterion_group, criterion_main};
-use engine::eval::{PatternEval, SCORE_PER_DISC};
-use engine::reversi::ffo::FfoPosition;
-use engine::reversi::{Position, Size8, Variant};
 use engine_core::search::{Limits, Searcher};
+use reversi::eval::{PatternEval, SCORE_PER_DISC};
+use reversi::ffo::FfoPosition;
+use reversi::{Position, Size8, Variant};
 use std::time::Duration;
 
 /// Transposition table of the solver, in MiB.

@@ -4,10 +4,10 @@
 
 use benches::{cpu_time, pente_playout_positions, playout_positions};
 use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main, measurement::WallTime};
-use engine::eval::{Evaluator, PatternEval};
-use engine::reversi::{Geometry, Position, Size8, Size12, Variant};
 use engine_core::game::Game;
 use pente::eval::PenteEval;
+use reversi::eval::{Evaluator, PatternEval};
+use reversi::{Geometry, Position, Size8, Size12, Variant};
 use std::hint::black_box;
 use std::time::Duration;
 

@@ -3,8 +3,8 @@
 
 use benches::playout_positions;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use engine::reversi::{Geometry, Position, Size8, Size12, Variant};
 use engine_core::bitboard::BitSet;
+use reversi::{Geometry, Position, Size8, Size12, Variant};
 use std::hint::black_box;
 
 /// Random games whose positions are benched, per variant.

@@ -1,9 +1,9 @@
 //! perft throughput: interior nodes (positions whose moves are generated) per
 //! second, from the start of othello8 and duo12, through the public
-//! `engine::reversi::perft` (which runs the best code path for the CPU).
+//! `reversi::perft` (which runs the best code path for the CPU).
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use engine::reversi::{Geometry, Position, Size8, Size12, Variant, perft};
+use reversi::{Geometry, Position, Size8, Size12, Variant, perft};
 use std::hint::black_box;
 
 /// Benches perft(`depth`) of `variant` in `group`, counting interior nodes.

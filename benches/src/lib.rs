@@ -2,10 +2,6 @@
 //! deterministic sample positions, the fixed search suites (defined once
 //! here) and the small FFO endgame subset.
 
-use engine::eval::Evaluator;
-use engine::reversi::ffo::{self, FfoPosition};
-use engine::reversi::{Geometry, Position, Size8, Size12, Variant};
-use engine::reversi::{ReversiEvaluator, reversi_engine};
 use engine_core::agent::{Agent, Clock};
 use engine_core::cputime::CpuTimer;
 use engine_core::game::Game;
@@ -13,6 +9,10 @@ use engine_core::mix::SplitMix;
 use engine_core::playout::random_playout;
 use engine_core::search::{CompiledSearch, Engine, EngineConfig, Limits, Objective, SearchGame, WIN_BOUND};
 use pente::{NearRandomAgent, PenteEngine, PentePosition};
+use reversi::eval::Evaluator;
+use reversi::ffo::{self, FfoPosition};
+use reversi::{Geometry, Position, Size8, Size12, Variant};
+use reversi::{ReversiEvaluator, reversi_engine};
 use std::fmt;
 use std::path::Path;
 use std::str::FromStr;

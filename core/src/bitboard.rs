@@ -9,7 +9,7 @@
 //! [`Lanes`] adds a four-wide form of every set ([`Four`]): four sets side by
 //! side, each shifted by its own amount. The Reversi kernels walk four
 //! directions at once through it; inside a function compiled with AVX2 (see
-//! `engine::cpu`) the [`Isa`] `Avx2` keeps each word of the four lanes in one
+//! `reversi::cpu`) the [`Isa`] `Avx2` keeps each word of the four lanes in one
 //! 256-bit register.
 
 use std::fmt::Debug;

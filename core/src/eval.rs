@@ -10,14 +10,16 @@
 use crate::bitboard::Isa;
 use crate::game::Game;
 
-/// Which static evaluation an engine plays with.
+/// Which of its static evaluations a game's engine plays with; each game
+/// says what the names mean for it and refuses the ones it lacks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Evaluation {
-    /// The learnt pattern evaluation ([`PatternEval`]).
+    /// The game's learnt evaluation: weight tables over patterns of cells
+    /// (lines, corners, windows), compiled in or read from a weights file.
     #[default]
     Pattern,
-    /// The hand-written heuristic of a classic homework agent
-    /// ([`ClassicEval`]; Reversi only).
+    /// The game's hand-written heuristic, for the games that have one (in
+    /// Reversi, the classic homework agent's).
     Classic,
 }
 

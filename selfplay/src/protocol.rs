@@ -4,7 +4,7 @@
 //!
 //! The loop in [`crate::game`] is written against [`GameProtocol`] only;
 //! each game implements it in its own crate (Reversi's and Pente's in
-//! `engine::matches`, Connect Four's in `connect4::matches`) and lists its
+//! `reversi::matches`, Connect Four's in `connect4::matches`) and lists its
 //! variants as a [`crate::family::GameFamily`].
 
 use crate::record::{GameRecord, MoveNote};

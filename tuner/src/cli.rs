@@ -104,7 +104,7 @@ pub struct LoopArgs {
     #[arg(long)]
     threads: Option<usize>,
     /// At the end, write the best weights as the engine's compiled-in file
-    /// (engine/weights/VARIANT.bin, or --compiled).
+    /// (games/reversi/weights/VARIANT.bin, or --compiled).
     #[arg(long)]
     write_compiled: bool,
     /// Where --write-compiled writes.
@@ -192,7 +192,7 @@ pub struct TuneArgs {
     #[command(flatten)]
     adam: AdamArgs,
     /// Where to write the compiled-in binary weights file (default: the
-    /// engine's file for the variant or pente, engine/weights/VARIANT.bin).
+    /// engine's file for the variant or pente, games/reversi/weights/VARIANT.bin).
     #[arg(long, value_name = "PATH")]
     compiled: Option<PathBuf>,
     /// Do not write the compiled-in weights file.

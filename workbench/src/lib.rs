@@ -9,7 +9,7 @@
 use selfplay::family::{self, GameFamily};
 
 /// Every game the programs play, in the order `--help` lists them.
-pub static GAMES: &[&dyn GameFamily] = &[&engine::matches::REVERSI, &pente::PENTE, &connect4::matches::CONNECT4];
+pub static GAMES: &[&dyn GameFamily] = &[&reversi::matches::REVERSI, &pente::PENTE, &connect4::matches::CONNECT4];
 
 /// The registry entry that plays `variant`; the error lists every variant.
 pub fn game(variant: &str) -> Result<&'static dyn GameFamily, String> {
@@ -29,8 +29,8 @@ pub fn variant_names() -> String {
 macro_rules! with_tuning_game {
     ($variant:expr, $game:ident => $body:expr) => {{
         let variant: &str = $variant;
-        if variant.parse::<engine::eval::WeightKey>().is_ok() {
-            let $game = &engine::tuning::EngineTuning;
+        if variant.parse::<reversi::eval::WeightKey>().is_ok() {
+            let $game = &reversi::tuning::EngineTuning;
             $body
         } else if variant.parse::<pente::weights::PenteWeights>().is_ok() {
             let $game = &pente::tuning::PenteTuning;
@@ -46,7 +46,7 @@ macro_rules! with_tuning_game {
 
 /// The names of the weight sets the tuner knows.
 pub fn tunable_variants() -> Vec<String> {
-    let mut names: Vec<String> = engine::eval::WeightKey::ALL.iter().map(|k| k.to_string()).collect();
+    let mut names: Vec<String> = reversi::eval::WeightKey::ALL.iter().map(|k| k.to_string()).collect();
     names.push(pente::weights::PenteWeights.to_string());
     names.push(connect4::weights::Connect4Weights.to_string());
     names

@@ -2,9 +2,9 @@
 //! values, the output line's form, legal principal variations, and bad
 //! input reported as one line naming the file and line.
 
-use engine::reversi::ffo::{parse_line, parse_obf};
-use engine::reversi::{Move, Size8};
 use engine_core::game::Game;
+use reversi::ffo::{parse_line, parse_obf};
+use reversi::{Move, Size8};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -142,7 +142,7 @@ fn depth_searches_full_width_and_selectivity_is_a_percentage() {
     // The duo12 start (its engine plays with ProbCut): `--depth` alone, 100%
     // and `mpc.confidence=0` are one full-width search; a bad percentage is
     // a one-line error.
-    let start = engine::reversi::Variant::Duo12.start::<engine::reversi::Size12>();
+    let start = reversi::Variant::Duo12.start::<reversi::Size12>();
     let file = temp_file("duo12.txt", &start.to_string());
     let path = file.to_str().unwrap();
     let nodes = |extra: &[&str]| {

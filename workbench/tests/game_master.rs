@@ -2,11 +2,11 @@
 //! legal play through the file protocol, each way of losing by forfeit,
 //! passes the agent never sees, and the end-of-game scoring rules.
 
-use engine::matches::ReversiProtocol;
-use engine::reference::reversi_minimax;
-use engine::reversi::{Position, Size4, Size12, Variant};
 use engine_core::agent::{Agent, Clock, RandomAgent};
 use engine_core::game::{Color, Game};
+use reversi::matches::ReversiProtocol;
+use reversi::reference::reversi_minimax;
+use reversi::{Position, Size4, Size12, Variant};
 use selfplay::game::{GameSetup, play_game};
 use selfplay::player::{PlayerSpec, Seat};
 use selfplay::protocol::GameProtocol;

@@ -4,8 +4,8 @@
 //! answer an illegal move, no move at all or never `pong` lose each game
 //! while the run goes on.
 
-use engine::matches::ReversiProtocol;
-use engine::reversi::{Size8, Variant};
+use reversi::matches::ReversiProtocol;
+use reversi::{Size8, Variant};
 use selfplay::record::{self, GameRecord};
 use selfplay::run::{self, Job, RunOptions, Schedule};
 use std::fs;
@@ -134,7 +134,7 @@ fn nboard_players_need_othello8_and_a_program() {
         shard: None,
     };
     let options = RunOptions { out: dir.join("run"), threads: 1, sprt: None, command: vec![], quiet: true };
-    let e = run::run(&ReversiProtocol::<engine::reversi::Size6>::new(Variant::Othello6), &job, &options).unwrap_err();
+    let e = run::run(&ReversiProtocol::<reversi::Size6>::new(Variant::Othello6), &job, &options).unwrap_err();
     assert!(e.contains("expected --variant othello8, found othello6") && !e.contains('\n'), "{e}");
     let e = run(&dir.join("missing"), "random", "nboard:./no/such/engine", 2).unwrap_err();
     assert!(e.contains("no such program") && !e.contains('\n'), "{e}");

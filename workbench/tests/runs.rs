@@ -1,7 +1,7 @@
 //! Whole runs: determinism, resume after a kill or Ctrl-C, forfeits that do
 //! not stop a run, shards and merge, SPRT early stop, and the pinned RNG.
 
-use engine::matches::ReversiProtocol;
+use reversi::matches::ReversiProtocol;
 use selfplay::record::{self, GameRecord};
 use selfplay::run::{self, Job, RunOptions, Schedule, Shard};
 use selfplay::stats::Sprt;
@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use engine::reversi::ggf::GgfGame;
-use engine::reversi::{CompiledGeometry, Size6, Size8, Size12, Variant};
+use reversi::ggf::GgfGame;
+use reversi::{CompiledGeometry, Size6, Size8, Size12, Variant};
 use selfplay::protocol::GameProtocol;
 
 fn temp_dir(name: &str) -> PathBuf {
@@ -397,7 +397,7 @@ fn positions_export_to_obf_lines_that_read_back_and_bad_runs_are_refused() {
     let text = fs::read_to_string(&obf).unwrap();
     assert_eq!(text.lines().count(), rows.len());
     for (line, row) in text.lines().zip(&file_order) {
-        let pos = engine::reversi::ffo::parse_obf(line).unwrap();
+        let pos = reversi::ffo::parse_obf(line).unwrap();
         assert_eq!(protocol.flatten(&pos), row.board, "{line}");
     }
     // A duo12 run holds no 8x8 positions; a broken row names its line.

@@ -4,10 +4,10 @@
 //! command asked for `--lookahead` or `--playout`, no position's game ends
 //! that soon.
 
-use engine::matches::ReversiProtocol;
-use engine::reversi::{Size8, Size12, Variant};
 use engine_core::search::EngineConfig;
 use pente::PenteProtocol;
+use reversi::matches::ReversiProtocol;
+use reversi::{Size8, Size12, Variant};
 use selfplay::openings::{LOOKAHEAD, SuiteGame, canonical, ends_in_playout};
 use selfplay::run::{ends_within, read_openings};
 use std::collections::HashSet;

@@ -2,7 +2,7 @@
 //! killed after every step or in the middle of its steps writing the same
 //! ladder as an uninterrupted one, and a held folder refused.
 
-use engine::tuning::EngineTuning;
+use reversi::tuning::EngineTuning;
 use selfplay::stats::{Pentanomial, Sprt};
 use std::path::{Path, PathBuf};
 use tuner::gradient::GradientOptions;

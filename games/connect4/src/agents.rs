@@ -26,7 +26,7 @@ pub const SMALL_TABLE_MB: usize = 16;
 /// evaluation, which Connect Four does not have, or the file is bad.
 pub fn engine(config: EngineConfig) -> Result<Connect4Engine, String> {
     if config.evaluation != Evaluation::default() {
-        return Err(format!("the {} evaluation plays Reversi only", config.evaluation.name()));
+        return Err(format!("Connect Four has no {} evaluation", config.evaluation.name()));
     }
     let eval = match &config.weights {
         Some(path) => WindowEval::from_file(path)?,
@@ -99,7 +99,7 @@ mod tests {
         let err = with(PathBuf::from("no-such.bin")).err().unwrap();
         assert!(err.starts_with("no-such.bin: ") && !err.contains('\n'), "{err}");
         // A Reversi weights file is another game's set.
-        let err = with(root.join("../../engine/weights/othello8.bin")).err().unwrap();
+        let err = with(root.join("../reversi/weights/othello8.bin")).err().unwrap();
         assert!(err.contains("othello8") && err.contains("connect4") && !err.contains('\n'), "{err}");
     }
 

@@ -32,7 +32,7 @@ pub type PenteEngine = Engine<PentePosition, PenteEval>;
 pub fn pente_engine(config: EngineConfig) -> Result<PenteEngine, String> {
     config.check::<PentePosition>()?;
     if config.evaluation != engine_core::eval::Evaluation::Pattern {
-        return Err(format!("the {} evaluation plays Reversi only", config.evaluation.name()));
+        return Err(format!("Pente has no {} evaluation", config.evaluation.name()));
     }
     let eval = match &config.weights {
         Some(path) => PenteEval::from_file(path)?,

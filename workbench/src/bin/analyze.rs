@@ -1,13 +1,9 @@
 //! `analyze --variant V (--depth D | --seconds S | --nodes N | --exact)
 //! [--obf FILE] [POSITION_FILE...]`: searches each position on one thread
 //! and prints `position K depth D score S move M nodes N seconds T pv ...`
-//! (see `engine::analysis`); the totals go to stderr.
+//! (see `reversi::analysis`); the totals go to stderr.
 
 use clap::{ArgGroup, Parser};
-use engine::analysis::{self, EngineOptions, FULL_WIDTH_PERCENT, Source, disc_score};
-use engine::reversi::endgame_fit::EndgameFit;
-use engine::reversi::{CompiledGeometry, Position, Variant, reversi_engine};
-use engine::with_geometry;
 use engine_core::game::Game;
 use engine_core::search::Budget;
 use engine_core::search::probcut::ProbCutFit;
@@ -15,6 +11,10 @@ use engine_core::search::{EngineConfig, Objective, Outcomes, SearchGame, SearchR
 use pente::PentePosition;
 use pente::pente_engine;
 use pente::weights::PenteWeights;
+use reversi::analysis::{self, EngineOptions, FULL_WIDTH_PERCENT, Source, disc_score};
+use reversi::endgame_fit::EndgameFit;
+use reversi::with_geometry;
+use reversi::{CompiledGeometry, Position, Variant, reversi_engine};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -112,7 +112,7 @@ fn quick_ends<G: CompiledGeometry>(positions: &[Source<Position<G>>], plies: u32
         println!(
             "position {} side {} forces_end_in_{plies} {} opponent_forces_end_in_{plies} {} safe_moves {} of {all}: {}",
             k + 1,
-            engine::reversi::disc_char(mover),
+            reversi::disc_char(mover),
             yes(own),
             yes(theirs),
             safe.len(),

@@ -3,8 +3,8 @@
 //! Without arguments: the default self-play job (book: programs/selfplay.md).
 
 use clap::{Args, Parser, Subcommand};
-use engine::matches::reversi;
 use pente::matches as pente_matches;
+use reversi::matches::reversi;
 use selfplay::openings::{LOOKAHEAD, SuiteSpec};
 use selfplay::run::{self, Job, RunOptions, Schedule, Shard};
 use selfplay::stats::Sprt;

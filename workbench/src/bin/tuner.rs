@@ -5,9 +5,9 @@
 //! workbench's registry; `eval-error` and `label` are Reversi's.
 
 use clap::{Parser, Subcommand};
-use engine::tuning::cli::{EvalErrorArgs, LabelArgs};
-use engine::with_geometry;
 use engine_core::weights::kind_name;
+use reversi::tuning::cli::{EvalErrorArgs, LabelArgs};
+use reversi::with_geometry;
 use std::process::ExitCode;
 use tuner::cli::{ConvertArgs, LoopArgs, TuneArgs, VerifyArgs};
 use workbench::with_tuning_game;
@@ -54,8 +54,8 @@ fn main() -> ExitCode {
         Command::Verify(args) => with_tuning_game!(&args.variant, game => tuner::cli::verify(game, &args)),
         Command::Loop(args) => with_tuning_game!(&args.variant, game => tuner::cli::tuner_loop(game, &args)),
         Command::Convert(args) => convert(&args),
-        Command::EvalError(args) => with_geometry!(args.variant, G => engine::tuning::cli::eval_error::<G>(&args)),
-        Command::Label(args) => with_geometry!(args.variant, G => engine::tuning::cli::label::<G>(&args)),
+        Command::EvalError(args) => with_geometry!(args.variant, G => reversi::tuning::cli::eval_error::<G>(&args)),
+        Command::Label(args) => with_geometry!(args.variant, G => reversi::tuning::cli::label::<G>(&args)),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
