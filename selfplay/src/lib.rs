@@ -13,7 +13,8 @@
 //!   which each game implements in its own crate; [`openings`]: balanced
 //!   opening suites of any such game; [`family`]: a game's entry in the
 //!   programs' registry;
-//! - [`record`]: the CSV and GGF files and resume; [`stats`]: Elo, LOS, SPRT.
+//! - [`record`]: the CSV and GGF files and resume; [`stats`]: Elo, LOS, SPRT;
+//! - [`report`]: `selfplay report`, a self-contained HTML page of run folders.
 //!
 //! This crate names no game: the games' crates depend on it, and the
 //! `selfplay` program (in the `workbench` crate) lists them.
@@ -82,5 +83,6 @@ pub mod openings;
 pub mod player;
 pub mod protocol;
 pub mod record;
+pub mod report;
 pub mod run;
 pub mod stats;

@@ -1,5 +1,6 @@
 //! The `tuner` program's commands for any game, each generic over the
-//! game's [`TuningGame`]: `tune`, `verify`, `loop` and `convert` (the
+//! game's [`TuningGame`]: `tune`, `verify`, `loop` and `convert`, and `spsa`
+//! for any game's registry entry (the
 //! program itself, which picks the game by `--variant`, is the
 //! workbench's).
 
@@ -12,7 +13,8 @@ use crate::round_loop::{self, LoopOptions, LoopSettings};
 use crate::run::{self, Model, Target, weight_set};
 use engine_core::weights::{WeightKind, WeightSet, binary_notes, is_binary};
 use selfplay::record::FolderLock;
-use selfplay::run::RunOptions;
+use selfplay::report::LiveReport;
+use selfplay::run::{Job, RunOptions, Schedule};
 use selfplay::stats::Sprt;
 use std::path::{Path, PathBuf};
 
@@ -110,6 +112,10 @@ pub struct LoopArgs {
     /// Where --write-compiled writes.
     #[arg(long, value_name = "PATH", requires = "write_compiled")]
     compiled: Option<PathBuf>,
+    /// Rewrite OUT/report.html as the loop goes (the ladder, its Elo),
+    /// for a browser left open on it.
+    #[arg(long)]
+    report: bool,
 }
 
 /// `tuner verify`'s arguments.
@@ -513,6 +519,7 @@ pub fn tuner_loop<G: TuningGame>(game: &G, args: &LoopArgs) -> Result<(), String
         write_compiled: args.write_compiled.then(|| args.compiled.clone().unwrap_or_else(|| variant.compiled_path())),
         quiet: false,
         stop_after_steps: None,
+        report: args.report,
     };
     let report = round_loop::run_loop(game, &options)?;
     eprintln!(
@@ -525,5 +532,207 @@ pub fn tuner_loop<G: TuningGame>(game: &G, args: &LoopArgs) -> Result<(), String
     if let Some(path) = &options.write_compiled {
         eprintln!("wrote {} (rebuild the engine to compile the new weights in)", path.display());
     }
+    Ok(())
+}
+
+/// `tuner spsa`'s arguments.
+#[derive(clap::Args)]
+#[command(group = clap::ArgGroup::new("budget").required(true).args(["tc", "nodes", "depth"]))]
+pub struct SpsaArgs {
+    /// Variant to play (any game the selfplay program plays).
+    #[arg(long)]
+    pub variant: String,
+    /// The parameters: one a line, `NAME, int|float, START, MIN, MAX,
+    /// C_END, R_END` (OpenBench's form; `#` starts a comment).
+    #[arg(long, value_name = "FILE")]
+    params: PathBuf,
+    /// CPU seconds per game for each side (the games' time control).
+    #[arg(long, value_name = "S")]
+    tc: Option<f64>,
+    /// Search nodes per move instead of a clock (reproducible games).
+    #[arg(long, value_name = "N")]
+    nodes: Option<u64>,
+    /// Search depth per move instead of a clock (reproducible games).
+    #[arg(long, value_name = "D")]
+    depth: Option<u32>,
+    /// Iterations of the whole run (the gains reach C_END and R_END at the
+    /// last).
+    #[arg(long)]
+    iterations: u64,
+    /// Colour-swapped game pairs of θ+ against θ- each iteration.
+    #[arg(long, default_value_t = 8)]
+    pairs_per_iteration: u64,
+    /// Transposition table of each engine in MiB (default: the engine's).
+    #[arg(long, value_name = "MIB", default_value_t = 0)]
+    tt: usize,
+    /// Openings file (one flattened position a line, a balanced suite);
+    /// else --random-plies from the start.
+    #[arg(long, value_name = "FILE")]
+    openings: Option<PathBuf>,
+    /// Random plies before each pair's opening when no openings file is given.
+    #[arg(long, default_value_t = 8)]
+    random_plies: u32,
+    /// The run's folder: spsa.json, spsa.csv, iter-NNNNN/, tuned.txt,
+    /// verify/ (one run at a time; rerun the same command to resume).
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+    /// Seed of the signs and the openings.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Skip the proof match of the tuned values against the start.
+    #[arg(long)]
+    no_verify: bool,
+    /// Games of the proof match at most (even).
+    #[arg(long, default_value_t = 400)]
+    verify_games: u64,
+    /// The proof match's SPRT: elo0,elo1[,alpha,beta].
+    #[arg(long, default_value = "0,10", value_parser = Sprt::parse)]
+    sprt: Sprt,
+    /// Games played at once (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Rewrite OUT/report.html as the run goes (each parameter's
+    /// trajectory, the proof match), for a browser left open on it.
+    #[arg(long)]
+    report: bool,
+}
+
+/// What decides an SPSA run's trajectory: a rerun on its folder must give
+/// the same.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+struct SpsaSettings {
+    variant: String,
+    params: Vec<crate::spsa::SpsaParam>,
+    iterations: u64,
+    pairs_per_iteration: u64,
+    tc: Option<f64>,
+    budget: Option<MoveBudget>,
+    tt_mb: usize,
+    openings: Option<PathBuf>,
+    random_plies: u32,
+    seed: u64,
+}
+
+/// The engine spec of `values` of `params` under the run's budget.
+fn spsa_spec(settings: &SpsaSettings, params: &[crate::spsa::SpsaParam], values: &[f64]) -> String {
+    let mut options = Vec::new();
+    match settings.budget {
+        Some(MoveBudget::Nodes(n)) => options.push(format!("nodes={n}")),
+        Some(MoveBudget::Depth(d)) => options.push(format!("depth={d}")),
+        None => {}
+    }
+    if settings.tt_mb > 0 {
+        options.push(format!("tt={}", settings.tt_mb));
+    }
+    options.extend(params.iter().zip(values).map(|(p, &v)| format!("{}={}", p.name, p.playable(v))));
+    format!("engine:{}", options.join(","))
+}
+
+/// `tuner spsa`: runs or resumes an SPSA tuning of search parameters in
+/// the games of `family`, then proves the result by a match.
+pub fn spsa(family: &dyn selfplay::family::GameFamily, args: &SpsaArgs) -> Result<(), String> {
+    use crate::spsa::{self, Spsa};
+    if !family.variants().contains(&args.variant.as_str()) {
+        return Err(format!("--variant {}: not one of {}", args.variant, family.variants().join(", ")));
+    }
+    if args.iterations == 0 || args.pairs_per_iteration == 0 {
+        return Err("--iterations and --pairs-per-iteration: expected at least 1".into());
+    }
+    if let Some(tc) = args.tc
+        && !(tc.is_finite() && tc > 0.0)
+    {
+        return Err(format!("--tc {tc}: expected a positive number of seconds"));
+    }
+    let params = spsa::read_params(&args.params)?;
+    let settings = SpsaSettings {
+        variant: args.variant.clone(),
+        params: params.clone(),
+        iterations: args.iterations,
+        pairs_per_iteration: args.pairs_per_iteration,
+        tc: args.tc,
+        budget: args.nodes.map(MoveBudget::Nodes).or(args.depth.map(MoveBudget::Depth)),
+        tt_mb: args.tt,
+        openings: args.openings.clone(),
+        random_plies: args.random_plies,
+        seed: args.seed,
+    };
+    std::fs::create_dir_all(&args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
+    let _lock = FolderLock::acquire(&args.out)?;
+    run::check_or_write_settings(&args.out.join(spsa::SETTINGS_FILE), &settings, "an SPSA run")?;
+    let threads = threads_or_cores(args.threads);
+    let command: Vec<String> = std::env::args().collect();
+    let job = |players: Vec<String>, games: u64, seed: u64| Job {
+        variant: settings.variant.clone(),
+        players,
+        schedule: Schedule::RoundRobin,
+        games,
+        seed,
+        openings: settings.openings.clone(),
+        random_plies: settings.random_plies,
+        tc: settings.tc.unwrap_or(matches::UNTIMED_GAME_SECONDS),
+        sample_every: 1,
+        shard: None,
+    };
+    let schedule = Spsa { params: params.clone(), iterations: args.iterations, seed: args.seed };
+    let verify_dir = args.out.join(spsa::VERIFY_DIR);
+    let live = args.report.then(|| {
+        let dirs = vec![args.out.clone(), verify_dir.clone()];
+        std::cell::RefCell::new(LiveReport::new(dirs, args.out.join(selfplay::report::REPORT_FILE)))
+    });
+    let tick = || {
+        if let Some(live) = &live {
+            live.borrow_mut().tick();
+        }
+    };
+    let play = |k: u64, plus: &[f64], minus: &[f64]| {
+        let players = vec![spsa_spec(&settings, &params, plus), spsa_spec(&settings, &params, minus)];
+        let games = 2 * settings.pairs_per_iteration;
+        let job = job(players, games, engine_core::mix::splitmix64(settings.seed ^ k));
+        let out = args.out.join(format!("iter-{k:05}"));
+        let options = RunOptions { out: out.clone(), threads, sprt: None, command: command.clone(), quiet: true };
+        family.run_observed(&job, &options, &mut |_, _, _| tick())?;
+        let tally = matches::MatchTally::of_folder(&out)?;
+        let w = tally.wdl;
+        Ok(spsa::IterationResult { wins: w.wins, draws: w.draws, losses: w.losses, cpu_seconds: tally.cpu_seconds })
+    };
+    let names: Vec<&str> = params.iter().map(|p| p.name.as_str()).collect();
+    let show = |row: &spsa::SpsaRow| {
+        let r = &row.result;
+        let values: Vec<String> = names.iter().zip(&row.theta).map(|(n, t)| format!("{n}={t:.4}")).collect();
+        eprintln!(
+            "iteration {}/{}: +{} ={} -{}  {}",
+            row.iteration + 1,
+            args.iterations,
+            r.wins,
+            r.draws,
+            r.losses,
+            values.join(" ")
+        );
+        tick();
+    };
+    let rows = spsa::run(&schedule, &args.out.join(spsa::SPSA_FILE), play, show)?;
+    let theta = &rows.last().expect("at least one iteration").theta;
+    let tuned = args.out.join(spsa::TUNED_FILE);
+    run::write_atomically(&tuned, spsa::tuned_text(&params, theta, args.iterations))?;
+    let (flags, _) = spsa::flags(&params, theta);
+    println!("tuned ({}): {flags}", tuned.display());
+    let write_report = || {
+        if let Some(live) = &live {
+            live.borrow_mut().write_now();
+            println!("report: {}", live.borrow().path().display());
+        }
+    };
+    if args.no_verify {
+        write_report();
+        return Ok(());
+    }
+    let start = schedule.start();
+    let players = vec![spsa_spec(&settings, &params, theta), spsa_spec(&settings, &params, &start)];
+    let games = args.verify_games + args.verify_games % 2;
+    let job = job(players, games, engine_core::mix::splitmix64(settings.seed ^ u64::MAX));
+    let options = RunOptions { out: verify_dir, threads, sprt: Some(args.sprt), command, quiet: false };
+    let summary = family.run_observed(&job, &options, &mut |_, _, _| tick())?;
+    print!("{}", summary.report);
+    write_report();
     Ok(())
 }

@@ -9,7 +9,7 @@ use std::io::Write;
 use std::path::Path;
 
 /// The ladder's file name in the loop's folder.
-pub const LADDER_FILE: &str = "ladder.csv";
+pub const LADDER_FILE: &str = selfplay::report::LADDER_FILE;
 
 /// The columns of `ladder.csv`, in order (the fields of [`LadderRow`]).
 pub const LADDER_HEADER: [&str; 21] = [

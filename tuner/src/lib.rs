@@ -25,6 +25,7 @@ pub mod matches;
 pub mod packed;
 pub mod round_loop;
 pub mod run;
+pub mod spsa;
 
 /// Synthetic training data for the optimisers' tests.
 #[cfg(test)]

@@ -33,15 +33,17 @@ use engine_core::mix::splitmix64;
 use engine_core::weights::{WeightKind, WeightSet};
 use indicatif::{ProgressBar, ProgressStyle};
 use selfplay::record::{self, FolderLock};
+use selfplay::report::LiveReport;
 use selfplay::run::RunOptions;
 use selfplay::stats::{Sprt, Verdict};
 use serde::{Deserialize, Serialize};
+use std::cell::RefCell;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// The loop's settings file in its folder.
-pub const SETTINGS_FILE: &str = "loop.json";
+pub const SETTINGS_FILE: &str = selfplay::report::LOOP_FILE;
 /// The starting weights (round 0), copied into the loop's folder.
 pub const START_FILE: &str = "start.txt";
 /// A copy of the current best weights.
@@ -119,6 +121,8 @@ pub struct LoopOptions {
     pub quiet: bool,
     /// Stop after this many steps of this session, as a kill would (tests).
     pub stop_after_steps: Option<u32>,
+    /// Rewrite the loop's `report.html` as it goes (`--report`).
+    pub report: bool,
 }
 
 /// How a run of the loop ended.
@@ -203,54 +207,16 @@ fn round_dir(out: &Path, round: u32) -> PathBuf {
     out.join(format!("round-{round:03}"))
 }
 
-fn read_json<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<Option<T>, String> {
-    if !path.exists() {
-        return Ok(None);
-    }
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
-    serde_json::from_str(&text).map(Some).map_err(|e| format!("{}:{}: {e}", path.display(), e.line()))
-}
-
-fn write_json<T: Serialize>(path: &Path, value: &T) -> Result<(), String> {
-    let text = serde_json::to_string_pretty(value).map_err(|e| format!("{}: {e}", path.display()))?;
-    run::write_atomically(path, text + "\n")
-}
-
-/// Checks the settings against the folder's `loop.json`, or writes it.
-fn check_or_write_settings(out: &Path, settings: &LoopSettings) -> Result<(), String> {
-    let path = out.join(SETTINGS_FILE);
-    #[derive(Serialize, Deserialize)]
-    struct SettingsFile {
-        command: Vec<String>,
-        settings: LoopSettings,
-    }
-    match read_json::<SettingsFile>(&path)? {
-        Some(old) if old.settings != *settings => {
-            let (a, b) = (serde_json::to_value(&old.settings), serde_json::to_value(settings));
-            let (a, b) = (a.map_err(|e| e.to_string())?, b.map_err(|e| e.to_string())?);
-            let field = a
-                .as_object()
-                .and_then(|a| a.iter().find(|(k, v)| b.get(k.as_str()) != Some(v)).map(|(k, _)| k.clone()))
-                .unwrap_or_default();
-            Err(format!(
-                "{}: this folder holds a loop with other settings (`{field}` differs); use another --out or the same options",
-                path.display()
-            ))
-        }
-        Some(_) => Ok(()),
-        None => write_json(&path, &SettingsFile { command: std::env::args().collect(), settings: settings.clone() }),
-    }
-}
-
 /// The one progress display of the loop: a bar on a terminal, a line per
-/// step otherwise, nothing when quiet.
+/// step otherwise, nothing when quiet; and the live report, if asked for.
 struct Progress {
     bar: Option<ProgressBar>,
     quiet: bool,
+    report: Option<RefCell<LiveReport>>,
 }
 
 impl Progress {
-    fn new(quiet: bool) -> Self {
+    fn new(quiet: bool, report: Option<LiveReport>) -> Self {
         let bar = (!quiet && std::io::stderr().is_terminal()).then(|| {
             let bar = ProgressBar::new(0);
             bar.set_style(
@@ -260,7 +226,14 @@ impl Progress {
             );
             bar
         });
-        Progress { bar, quiet }
+        Progress { bar, quiet, report: report.map(RefCell::new) }
+    }
+
+    /// Rewrites the live report when it is due.
+    fn tick(&self) {
+        if let Some(report) = &self.report {
+            report.borrow_mut().tick();
+        }
     }
 
     /// A new step: `round R <step>`, `len` units.
@@ -274,6 +247,7 @@ impl Progress {
     }
 
     fn update(&self, pos: u64, len: u64, message: &str) {
+        self.tick();
         if let Some(bar) = &self.bar {
             bar.set_length(len);
             bar.set_position(pos);
@@ -282,6 +256,7 @@ impl Progress {
     }
 
     fn line(&self, text: &str) {
+        self.tick();
         match &self.bar {
             Some(bar) => bar.println(text),
             None if !self.quiet => eprintln!("{text}"),
@@ -290,6 +265,9 @@ impl Progress {
     }
 
     fn finish(&self) {
+        if let Some(report) = &self.report {
+            report.borrow_mut().write_now();
+        }
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
         }
@@ -339,7 +317,7 @@ pub fn run_loop<G: TuningGame>(game: &G, options: &LoopOptions) -> Result<LoopRe
     let out = &options.out;
     std::fs::create_dir_all(out).map_err(|e| format!("{}: cannot create: {e}", out.display()))?;
     let _lock = FolderLock::acquire(out)?;
-    check_or_write_settings(out, settings)?;
+    run::check_or_write_settings(&out.join(SETTINGS_FILE), settings, "a loop")?;
     let start_path = out.join(START_FILE);
     if !start_path.exists() {
         let start = match &settings.start {
@@ -355,7 +333,7 @@ pub fn run_loop<G: TuningGame>(game: &G, options: &LoopOptions) -> Result<LoopRe
     reconcile_ladder(out, &state.rows)?;
     write_best::<G::Key>(out, &state.best)?;
 
-    let progress = Progress::new(options.quiet);
+    let progress = Progress::new(options.quiet, options.report.then(|| LiveReport::of(out)));
     let session = Instant::now();
     let mut steps = 0u32;
     let mut step_done = || {
@@ -443,11 +421,11 @@ fn resume_or_run<T: Serialize + for<'de> Deserialize<'de>>(
     stop_after: &mut impl FnMut() -> bool,
     run: impl FnOnce() -> Result<T, String>,
 ) -> Result<Option<T>, String> {
-    if let Some(done) = read_json(marker)? {
+    if let Some(done) = run::read_json(marker)? {
         return Ok(Some(done));
     }
     let done = run()?;
-    write_json(marker, &done)?;
+    run::write_json(marker, &done)?;
     Ok((!stop_after()).then_some(done))
 }
 

@@ -10,6 +10,7 @@ use crate::packed::{PackedDataset, Packer};
 use engine_core::eval::SCORE_PER_POINT;
 use engine_core::weights::{Layout, WeightKind, WeightSet};
 use indicatif::{ProgressBar, ProgressStyle};
+use serde::{Deserialize, Serialize};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
@@ -364,6 +365,51 @@ pub fn write_atomically(path: &Path, contents: impl AsRef<[u8]>) -> Result<(), S
     let mut file = std::fs::File::create(&tmp).map_err(|e| format!("{}: {e}", tmp.display()))?;
     file.write_all(contents.as_ref()).and_then(|()| file.sync_all()).map_err(|e| format!("{}: {e}", tmp.display()))?;
     std::fs::rename(&tmp, path).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Reads the JSON file `path`, if it exists.
+pub fn read_json<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<Option<T>, String> {
+    if !path.exists() {
+        return Ok(None);
+    }
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    serde_json::from_str(&text).map(Some).map_err(|e| format!("{}:{}: {e}", path.display(), e.line()))
+}
+
+/// Writes `value` as JSON to `path` through a temporary file and a rename.
+pub fn write_json<T: Serialize>(path: &Path, value: &T) -> Result<(), String> {
+    let text = serde_json::to_string_pretty(value).map_err(|e| format!("{}: {e}", path.display()))?;
+    write_atomically(path, text + "\n")
+}
+
+/// Checks `settings` against the settings file `path` of a resumable run
+/// (`what`: "a loop", ..), or writes it with the command line: a rerun on
+/// the same folder must decide the same way.
+pub fn check_or_write_settings<T>(path: &Path, settings: &T, what: &str) -> Result<(), String>
+where
+    T: Serialize + for<'de> Deserialize<'de> + PartialEq + Clone,
+{
+    #[derive(Serialize, Deserialize)]
+    struct SettingsFile<T> {
+        command: Vec<String>,
+        settings: T,
+    }
+    match read_json::<SettingsFile<T>>(path)? {
+        Some(old) if old.settings != *settings => {
+            let (a, b) = (serde_json::to_value(&old.settings), serde_json::to_value(settings));
+            let (a, b) = (a.map_err(|e| e.to_string())?, b.map_err(|e| e.to_string())?);
+            let field = a
+                .as_object()
+                .and_then(|a| a.iter().find(|(k, v)| b.get(k.as_str()) != Some(v)).map(|(k, _)| k.clone()))
+                .unwrap_or_default();
+            Err(format!(
+                "{}: this folder holds {what} with other settings (`{field}` differs); use another --out or the same options",
+                path.display()
+            ))
+        }
+        Some(_) => Ok(()),
+        None => write_json(path, &SettingsFile { command: std::env::args().collect(), settings: settings.clone() }),
+    }
 }
 
 /// Saves the checkpoint.

@@ -50,6 +50,7 @@ fn options(out: &Path, stop_after_steps: Option<u32>) -> LoopOptions {
         write_compiled: None,
         quiet: true,
         stop_after_steps,
+        report: false,
     }
 }
 

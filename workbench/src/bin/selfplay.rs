@@ -6,6 +6,7 @@ use clap::{Args, Parser, Subcommand};
 use pente::matches as pente_matches;
 use reversi::matches::reversi;
 use selfplay::openings::{LOOKAHEAD, SuiteSpec};
+use selfplay::report::LiveReport;
 use selfplay::run::{self, Job, RunOptions, Schedule, Shard};
 use selfplay::stats::Sprt;
 use std::path::PathBuf;
@@ -42,6 +43,17 @@ enum Command {
         /// Pente run folders.
         #[arg(required = true, value_name = "DIR")]
         sources: Vec<PathBuf>,
+    },
+    /// Write a self-contained HTML report of run folders (matches, the
+    /// tuner's loop, SPSA runs): tables, plots and a game viewer; the page
+    /// reloads itself every 30 s, so rerun this while a run goes on.
+    Report {
+        /// The page to write (default: report.html in the first folder).
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+        /// Run folders.
+        #[arg(required = true, value_name = "DIR")]
+        dirs: Vec<PathBuf>,
     },
     /// Convert the positions.csv rows of othello8 run folders to OBF lines
     /// (64 cells, the side to move, `;`), one a row in file order.
@@ -141,12 +153,20 @@ struct RunArgs {
     /// Play only shard K of N (pairs split by number modulo N).
     #[arg(long, value_name = "K/N")]
     shard: Option<Shard>,
+    /// Rewrite OUT/report.html as the games come in (`selfplay report`),
+    /// for a browser left open on it.
+    #[arg(long)]
+    report: bool,
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Some(Command::Merge { out, sources }) => run::merge(&out, &sources).map(|text| println!("{text}")),
+        Some(Command::Report { out, dirs }) => {
+            let out = out.unwrap_or_else(|| dirs[0].join(selfplay::report::REPORT_FILE));
+            selfplay::report::write_report(&dirs, &out).map(|()| println!("{}", out.display()))
+        }
         Some(Command::Export { obf, sources }) => reversi::export_obf(&obf, &sources).map(|text| println!("{text}")),
         Some(Command::GameLength { out, sources }) => {
             pente_matches::game_length(&out, &sources).map(|text| println!("{text}"))
@@ -188,8 +208,17 @@ fn run_match(args: RunArgs) -> Result<(), String> {
     let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let options =
         RunOptions { out: args.out, threads, sprt: args.sprt, command: std::env::args().collect(), quiet: false };
-    let summary = game.run(&job, &options)?;
+    let mut live = args.report.then(|| LiveReport::of(&options.out));
+    let summary = game.run_observed(&job, &options, &mut |_, _, _| {
+        if let Some(live) = &mut live {
+            live.tick();
+        }
+    })?;
     print!("{}", summary.report);
+    if let Some(live) = &mut live {
+        live.write_now();
+        println!("report: {}", live.path().display());
+    }
     if summary.stopped_early && summary.sprt_decided {
         println!("stopped early: the SPRT reached its verdict after {} games", summary.games);
     } else if summary.stopped_early {

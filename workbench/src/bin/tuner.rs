@@ -1,6 +1,6 @@
 //! `tuner`: fits a game's evaluation weights to self-play positions,
 //! proves them by matches, runs the overnight loop and converts weight
-//! files. The commands are the tuner library's, for the game that
+//! files, and tunes search parameters by SPSA. The commands are the tuner library's, for the game that
 //! `--variant` (or a weights file's `variant` line) names in the
 //! workbench's registry; `eval-error` and `label` are Reversi's.
 
@@ -9,7 +9,7 @@ use engine_core::weights::kind_name;
 use reversi::tuning::cli::{EvalErrorArgs, LabelArgs};
 use reversi::with_geometry;
 use std::process::ExitCode;
-use tuner::cli::{ConvertArgs, LoopArgs, TuneArgs, VerifyArgs};
+use tuner::cli::{ConvertArgs, LoopArgs, SpsaArgs, TuneArgs, VerifyArgs};
 use workbench::with_tuning_game;
 
 /// Tunes evaluation weights on self-play positions (Texel loss: Adam or local search).
@@ -41,6 +41,11 @@ enum Command {
     /// equal nodes; the accepted fits climb `ladder.csv`. Resumable: rerun
     /// the same command.
     Loop(LoopArgs),
+    /// Tune search parameters of the registry by SPSA: each iteration plays
+    /// colour-swapped pairs of theta+delta against theta-delta and moves
+    /// theta by the result; then a proof match of the tuned values against
+    /// the start. Resumable: rerun the same command.
+    Spsa(SpsaArgs),
     /// Convert a weights file between the text and the compiled-in binary
     /// form (a file of an older layout gains its missing tables as zeros;
     /// the binary form keeps one value per orbit of a self-symmetric table,
@@ -53,6 +58,7 @@ fn main() -> ExitCode {
         Command::Tune(args) => with_tuning_game!(&args.variant, game => tuner::cli::tune(game, &args)),
         Command::Verify(args) => with_tuning_game!(&args.variant, game => tuner::cli::verify(game, &args)),
         Command::Loop(args) => with_tuning_game!(&args.variant, game => tuner::cli::tuner_loop(game, &args)),
+        Command::Spsa(args) => workbench::game(&args.variant).and_then(|family| tuner::cli::spsa(family, &args)),
         Command::Convert(args) => convert(&args),
         Command::EvalError(args) => with_geometry!(args.variant, G => reversi::tuning::cli::eval_error::<G>(&args)),
         Command::Label(args) => with_geometry!(args.variant, G => reversi::tuning::cli::label::<G>(&args)),
