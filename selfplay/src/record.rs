@@ -214,19 +214,15 @@ pub const POSITIONS_HEADER: [&str; 10] =
 /// into one.
 pub const OLD_POSITIONS_HEADER: [&str; 8] = ["game", "ply", "side", "board", "score", "depth", "result", "disc_diff"];
 
-/// Cuts a half-written last line (no final newline) off `path`; returns
-/// true when the file exists and holds at least one complete line.
-fn repair_tail(path: &Path) -> Result<bool, String> {
-    let err = |e: std::io::Error| format!("{}: {e}", path.display());
-    let mut file = match OpenOptions::new().read(true).write(true).open(path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
-        Err(e) => return Err(err(e)),
-    };
-    let len = file.metadata().map_err(err)?.len();
-    // Scan back from the end for the last newline, a block at a time.
+/// The length of `file` (read from `path`, for errors) up to the end of its
+/// last complete line: a run may be appending a line that is not whole
+/// yet. Scans back from the end a block at a time and leaves the file at
+/// its start.
+pub fn complete_len(file: &mut File, path: &Path) -> Result<u64, String> {
+    /// Bytes read at a time, scanning back from the end.
     const BLOCK: u64 = 1 << 16;
-    let mut end = len;
+    let err = |e: std::io::Error| format!("{}: cannot read: {e}", path.display());
+    let mut end = file.metadata().map_err(err)?.len();
     let mut keep = 0;
     while end > 0 {
         let start = end.saturating_sub(BLOCK);
@@ -239,6 +235,21 @@ fn repair_tail(path: &Path) -> Result<bool, String> {
         }
         end = start;
     }
+    file.seek(SeekFrom::Start(0)).map_err(err)?;
+    Ok(keep)
+}
+
+/// Cuts a half-written last line (no final newline) off `path`; returns
+/// true when the file exists and holds at least one complete line.
+fn repair_tail(path: &Path) -> Result<bool, String> {
+    let err = |e: std::io::Error| format!("{}: {e}", path.display());
+    let mut file = match OpenOptions::new().read(true).write(true).open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
+        Err(e) => return Err(err(e)),
+    };
+    let len = file.metadata().map_err(err)?.len();
+    let keep = complete_len(&mut file, path)?;
     if keep != len {
         file.set_len(keep).map_err(err)?;
     }

@@ -33,7 +33,7 @@ use engine_core::eval::SCORE_PER_POINT;
 use engine_core::search::DECIDED;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fs::File;
-use std::io::{Read, Seek, SeekFrom};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
@@ -310,35 +310,10 @@ fn file_name(path: &Path) -> String {
 // ---------------------------------------------------------------------------
 // Reading the files.
 
-/// The length of the file up to and including its last newline: what a
-/// reader may take while a writer appends (a torn last line is left out).
-/// Leaves the file at its start.
-fn complete_len(file: &mut File, path: &Path) -> Result<u64, String> {
-    /// Bytes read at a time, scanning back from the end.
-    const BLOCK: u64 = 1 << 16;
-    let err = |e: std::io::Error| format!("{}: cannot read: {e}", path.display());
-    let len = file.metadata().map_err(err)?.len();
-    let mut end = len;
-    let mut keep = 0;
-    while end > 0 {
-        let start = end.saturating_sub(BLOCK);
-        let mut buf = vec![0u8; (end - start) as usize];
-        file.seek(SeekFrom::Start(start)).map_err(err)?;
-        file.read_exact(&mut buf).map_err(err)?;
-        if let Some(i) = buf.iter().rposition(|&b| b == b'\n') {
-            keep = start + i as u64 + 1;
-            break;
-        }
-        end = start;
-    }
-    file.seek(SeekFrom::Start(0)).map_err(err)?;
-    Ok(keep)
-}
-
 /// A CSV reader of the complete lines of `path`, and its header.
 fn csv_reader(path: &Path) -> Result<(csv::Reader<std::io::Take<File>>, csv::StringRecord), String> {
     let mut file = File::open(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
-    let len = complete_len(&mut file, path)?;
+    let len = record::complete_len(&mut file, path)?;
     let mut reader = csv::Reader::from_reader(file.take(len));
     let header = reader.headers().map_err(|e| format!("{}:1: expected a CSV header: {e}", path.display()))?.clone();
     Ok((reader, header))
