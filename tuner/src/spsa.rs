@@ -483,9 +483,8 @@ mod tests {
         let whole = selfplay::checks::temp_dir("spsa", "whole").join(SPSA_FILE);
         let straight = run(&spsa, &whole, play, |_| {}).unwrap();
         let cut = selfplay::checks::temp_dir("spsa", "cut").join(SPSA_FILE);
-        let short = Spsa { iterations: 30, ..spsa.clone() };
         // Killed after 12 iterations: the error stops the run there.
-        let err = run(&short, &cut, |k, p, m| if k == 12 { Err("killed".into()) } else { play(k, p, m) }, |_| {});
+        let err = run(&spsa, &cut, |k, p, m| if k == 12 { Err("killed".into()) } else { play(k, p, m) }, |_| {});
         assert_eq!(err.unwrap_err(), "killed");
         assert_eq!(read_rows(&cut, &spsa.params).unwrap().len(), 12);
         let mut seen = 0;
