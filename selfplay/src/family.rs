@@ -4,8 +4,9 @@
 //! suite. The `selfplay` program looks `--variant` up in the registry and
 //! knows no game by name.
 
+use crate::job::Job;
 use crate::openings::{LOOKAHEAD, PLAYOUT_DEPTH, SuiteGame, SuiteSpec, make_suite};
-use crate::run::{self, Job, RunOptions, Summary};
+use crate::run::{self, RunOptions, Summary};
 use std::path::Path;
 
 /// One game's entry in the registry.

@@ -4,7 +4,11 @@
 //! SPRT, resumable and shardable runs.
 //!
 //! Module map (dependencies run downwards):
-//! - [`run`]: schedule, worker threads, the single writer, progress, report, merge;
+//! - [`cluster`]: the executor option, and the Slurm driver that plays a
+//!   run's shards as a job array and merges them;
+//! - [`run`]: the worker threads, the single writer, progress, report;
+//!   [`job`]: what a run plays (players, schedule, games, seed, shard);
+//!   [`merge`]: shard folders joined into one;
 //! - [`game`]: the match loop of one game;
 //! - [`player`]: player specs and seats; [`external`]: the external seat;
 //!   [`nboard`]: the NBoard engine seat;
@@ -75,9 +79,12 @@
 
 pub mod answer;
 pub mod checks;
+pub mod cluster;
 pub mod external;
 pub mod family;
 pub mod game;
+pub mod job;
+pub mod merge;
 pub mod nboard;
 pub mod openings;
 pub mod player;

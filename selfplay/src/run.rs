@@ -3,7 +3,9 @@
 //! that appends results, keeps the tally and shows progress, resuming, Ctrl-C
 //! and the final report. Also `merge` of shard folders.
 
+use crate::cluster::{self, Executor};
 use crate::game::{FinishedGame, GameSetup, play_game};
+use crate::job::{Job, pairings, read_job};
 use crate::player::{PlayerKind, PlayerSpec, Seat};
 use crate::protocol::GameProtocol;
 use crate::record::{self, FolderLock, GameRecord, RUN_FILE, Store};
@@ -12,7 +14,6 @@ use engine_core::game::Game;
 use engine_core::mix::SplitMix;
 use engine_core::playout::random_line;
 use indicatif::{ProgressBar, ProgressStyle};
-use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -32,72 +33,6 @@ const MAX_OPENING_ATTEMPTS: u32 = 1000;
 /// How often the writer looks at Ctrl-C while waiting for games.
 const POLL: Duration = Duration::from_millis(200);
 
-/// How the players of a run meet.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
-#[serde(rename_all = "kebab-case")]
-pub enum Schedule {
-    /// Every player against every other.
-    RoundRobin,
-    /// The first player against each of the others.
-    Gauntlet,
-}
-
-/// A shard `index` (1-based) of `count`: the pairs whose number modulo
-/// `count` is `index - 1`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Shard {
-    /// This shard, from 1.
-    pub index: u32,
-    /// Number of shards.
-    pub count: u32,
-}
-
-impl std::str::FromStr for Shard {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Shard, String> {
-        let bad = || format!("`{s}`: expected K/N with 1 <= K <= N");
-        let (k, n) = s.split_once('/').ok_or_else(bad)?;
-        let (index, count): (u32, u32) = (k.parse().map_err(|_| bad())?, n.parse().map_err(|_| bad())?);
-        if index == 0 || index > count {
-            return Err(bad());
-        }
-        Ok(Shard { index, count })
-    }
-}
-
-impl Shard {
-    /// True when game `id` belongs to this shard.
-    pub fn owns(self, id: u64) -> bool {
-        (id / 2) % self.count as u64 == (self.index - 1) as u64
-    }
-}
-
-/// Everything that decides which games a run plays and how: two runs with
-/// equal jobs write the same games (resume refuses a different job).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Job {
-    /// Variant name.
-    pub variant: String,
-    /// Player specs.
-    pub players: Vec<String>,
-    /// How they meet (with two players: one match).
-    pub schedule: Schedule,
-    /// Games per pairing (even: colour-swapped pairs).
-    pub games: u64,
-    /// Seed of every RNG of the run.
-    pub seed: u64,
-    /// Openings file (one flattened position per line), if any.
-    pub openings: Option<PathBuf>,
-    /// Random plies from the start position when no openings file is given.
-    pub random_plies: u32,
-    /// CPU seconds per game for players whose spec sets none.
-    pub tc: f64,
-    /// Record every N-th position a player chose.
-    pub sample_every: u32,
-    /// The shard this folder holds, if the run is split.
-    pub shard: Option<Shard>,
-}
-
 /// How a run is carried out (may change between resumed sessions).
 #[derive(Clone, Debug)]
 pub struct RunOptions {
@@ -111,6 +46,8 @@ pub struct RunOptions {
     pub command: Vec<String>,
     /// Print nothing but errors (tests).
     pub quiet: bool,
+    /// Where the games are played: this machine's threads or a cluster.
+    pub executor: Executor,
 }
 
 /// What a run did.
@@ -130,15 +67,6 @@ pub struct Summary {
     pub stopped_early: bool,
     /// True when the SPRT reached a verdict (a rerun plays no more games).
     pub sprt_decided: bool,
-}
-
-/// The pairings `(a, b)` of a job: indices into its players.
-pub fn pairings(job: &Job) -> Vec<(usize, usize)> {
-    let n = job.players.len();
-    match job.schedule {
-        Schedule::Gauntlet => (1..n).map(|b| (0, b)).collect(),
-        Schedule::RoundRobin => (0..n).flat_map(|a| (a + 1..n).map(move |b| (a, b))).collect(),
-    }
 }
 
 /// Openings read from a file: one flattened position per line; blank lines
@@ -273,11 +201,7 @@ fn install_interrupt_handler() {
 fn check_or_write_run_file(dir: &Path, job: &Job, options: &RunOptions) -> Result<(), String> {
     let path = dir.join(RUN_FILE);
     if path.exists() {
-        let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let value: serde_json::Value =
-            serde_json::from_str(&text).map_err(|e| format!("{}:{}: {e}", path.display(), e.line()))?;
-        let old: Job = serde_json::from_value(value["job"].clone())
-            .map_err(|e| format!("{}: expected a `job` object: {e}", path.display()))?;
+        let old = read_job(&path)?;
         if &old != job {
             let (a, b) = (serde_json::to_value(&old).unwrap(), serde_json::to_value(job).unwrap());
             let field =
@@ -351,8 +275,11 @@ pub fn run_observed<P: GameProtocol>(
     std::fs::create_dir_all(&options.out).map_err(|e| format!("{}: cannot create: {e}", options.out.display()))?;
     let _lock = FolderLock::acquire(&options.out)?;
     check_or_write_run_file(&options.out, job, options)?;
-    let (mut store, finished) = Store::open(&options.out)?;
     let homes = prepare_players(protocol, &specs, &options.out)?;
+    if let Executor::Slurm(slurm) = &options.executor {
+        cluster::play_on_slurm(slurm, job, &options.out, options.quiet, &mut observe)?;
+    }
+    let (mut store, finished) = Store::open(&options.out)?;
     let pairings = pairings(job);
     let total_ids = pairings.len() as u64 * job.games;
     let mut tally = Tally::new(pairings.len());
@@ -644,97 +571,4 @@ impl Progress {
             bar.abandon();
         }
     }
-}
-
-/// Merges shard folders `sources` into `out`: the jobs must agree (but for
-/// the shard), every game must belong to its folder's shard and appear
-/// once, and every position and GGF record must belong to a game. Games and
-/// their GGF records are written in id order, positions folder by folder.
-pub fn merge(out: &Path, sources: &[PathBuf]) -> Result<String, String> {
-    if sources.is_empty() {
-        return Err("merge: expected at least one source folder".into());
-    }
-    if out.join(record::GAMES_FILE).exists() {
-        return Err(format!("{}: already holds games; merge into a new folder", out.display()));
-    }
-    let mut job: Option<Job> = None;
-    let mut games = Vec::new();
-    let mut seen = HashSet::new();
-    let mut shards = HashSet::new();
-    for src in sources {
-        let path = src.join(RUN_FILE);
-        let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
-        let value: serde_json::Value =
-            serde_json::from_str(&text).map_err(|e| format!("{}:{}: {e}", path.display(), e.line()))?;
-        let mut this: Job = serde_json::from_value(value["job"].clone())
-            .map_err(|e| format!("{}: expected a `job` object: {e}", path.display()))?;
-        let shard = this.shard.take();
-        if shard.is_some_and(|s| !shards.insert(s.index)) {
-            let s = shard.expect("checked");
-            return Err(format!("{}: shard {}/{} appears twice", src.display(), s.index, s.count));
-        }
-        match &job {
-            None => job = Some(this),
-            Some(j) if *j == this => {}
-            Some(_) => return Err(format!("{}: a different run than {}", path.display(), sources[0].display())),
-        }
-        for g in record::read_games(&src.join(record::GAMES_FILE))? {
-            if shard.is_some_and(|s| !s.owns(g.game)) {
-                return Err(format!("{}: game {} is not in shard {:?}", src.display(), g.game, shard));
-            }
-            if !seen.insert(g.game) {
-                return Err(format!("{}: game {} appears in two folders", src.display(), g.game));
-            }
-            games.push(g);
-        }
-    }
-    let job = job.expect("at least one source");
-    games.sort_by_key(|g| g.game);
-    std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
-    let (mut store, _) = Store::open(out)?;
-    let mut positions = 0u64;
-    let mut ggf = std::collections::HashMap::new();
-    for src in sources {
-        let mine: HashSet<u64> = record::read_games(&src.join(record::GAMES_FILE))?.iter().map(|g| g.game).collect();
-        let ggf_path = src.join(record::GGF_FILE);
-        if ggf_path.exists() {
-            for (id, line) in record::read_ggf(&ggf_path)? {
-                if !mine.contains(&id) {
-                    return Err(format!("{}: GGF record of game {id} without a game row", ggf_path.display()));
-                }
-                ggf.insert(id, line);
-            }
-        }
-        let mut batch = Vec::new();
-        record::read_positions(&src.join(record::POSITIONS_FILE), |p| {
-            if !mine.contains(&p.game) {
-                return Err(format!("{}: position of game {} without a game row", src.display(), p.game));
-            }
-            batch.push(p);
-            if batch.len() >= 4096 {
-                store.append_positions(&batch)?;
-                positions += batch.len() as u64;
-                batch.clear();
-            }
-            Ok(())
-        })?;
-        store.append_positions(&batch)?;
-        positions += batch.len() as u64;
-    }
-    for g in &games {
-        store.append(g, &[], ggf.get(&g.game).map(String::as_str))?;
-    }
-    let value = serde_json::json!({
-        "command": std::env::args().collect::<Vec<_>>(),
-        "job": job,
-        "merged_from": sources,
-        "engine_version": env!("CARGO_PKG_VERSION"),
-    });
-    record::write_json(&out.join(RUN_FILE), &value)?;
-    Ok(format!(
-        "merged {} games and {positions} positions from {} folders into {}",
-        games.len(),
-        sources.len(),
-        out.display()
-    ))
 }

@@ -12,9 +12,10 @@ use crate::matches::{self, MatchPlan, MoveBudget};
 use crate::round_loop::{self, LoopOptions, LoopSettings};
 use crate::run::{self, Model, Target, weight_set};
 use engine_core::weights::{WeightKind, WeightSet, binary_notes, is_binary};
+use selfplay::job::{Job, Schedule};
 use selfplay::record::FolderLock;
 use selfplay::report::LiveReport;
-use selfplay::run::{Job, RunOptions, Schedule};
+use selfplay::run::RunOptions;
 use selfplay::stats::Sprt;
 use std::path::{Path, PathBuf};
 
@@ -116,6 +117,9 @@ pub struct LoopArgs {
     /// for a browser left open on it.
     #[arg(long)]
     report: bool,
+    /// Where the games are played (this machine or a Slurm cluster).
+    #[command(flatten)]
+    executor: selfplay::cluster::ExecutorArgs,
 }
 
 /// `tuner verify`'s arguments.
@@ -152,6 +156,9 @@ pub struct VerifyArgs {
     /// Output folder of the match (resumable).
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
+    /// Where the games are played (this machine or a Slurm cluster).
+    #[command(flatten)]
+    executor: selfplay::cluster::ExecutorArgs,
 }
 
 /// `tune`'s arguments.
@@ -475,8 +482,14 @@ pub fn verify<G: TuningGame>(game: &G, args: &VerifyArgs) -> Result<(), String> 
     };
     let job = matches::match_job(variant, &new, &old, &plan);
     let threads = threads_or_cores(args.threads);
-    let options =
-        RunOptions { out: args.out.clone(), threads, sprt: None, command: std::env::args().collect(), quiet: false };
+    let options = RunOptions {
+        out: args.out.clone(),
+        threads,
+        sprt: None,
+        command: std::env::args().collect(),
+        quiet: false,
+        executor: args.executor.executor()?,
+    };
     let summary = matches::play(game, variant, &job, &options, |_, _, _| {})?;
     print!("{}", summary.report);
     Ok(())
@@ -520,6 +533,7 @@ pub fn tuner_loop<G: TuningGame>(game: &G, args: &LoopArgs) -> Result<(), String
         quiet: false,
         stop_after_steps: None,
         report: args.report,
+        executor: args.executor.executor()?,
     };
     let report = round_loop::run_loop(game, &options)?;
     eprintln!(
@@ -595,6 +609,9 @@ pub struct SpsaArgs {
     /// trajectory, the proof match), for a browser left open on it.
     #[arg(long)]
     report: bool,
+    /// Where the games are played (this machine or a Slurm cluster).
+    #[command(flatten)]
+    executor: selfplay::cluster::ExecutorArgs,
 }
 
 /// What decides an SPSA run's trajectory: a rerun on its folder must give
@@ -660,6 +677,7 @@ pub fn spsa(family: &dyn selfplay::family::GameFamily, args: &SpsaArgs) -> Resul
     let _lock = FolderLock::acquire(&args.out)?;
     run::check_or_write_settings(&args.out.join(spsa::SETTINGS_FILE), &settings, "an SPSA run")?;
     let threads = threads_or_cores(args.threads);
+    let executor = args.executor.executor()?;
     let command: Vec<String> = std::env::args().collect();
     let job = |players: Vec<String>, games: u64, seed: u64| Job {
         variant: settings.variant.clone(),
@@ -689,7 +707,14 @@ pub fn spsa(family: &dyn selfplay::family::GameFamily, args: &SpsaArgs) -> Resul
         let games = 2 * settings.pairs_per_iteration;
         let job = job(players, games, engine_core::mix::splitmix64(settings.seed ^ k));
         let out = args.out.join(format!("iter-{k:05}"));
-        let options = RunOptions { out: out.clone(), threads, sprt: None, command: command.clone(), quiet: true };
+        let options = RunOptions {
+            out: out.clone(),
+            threads,
+            sprt: None,
+            command: command.clone(),
+            quiet: true,
+            executor: executor.clone(),
+        };
         family.run_observed(&job, &options, &mut |_, _, _| tick())?;
         let tally = matches::MatchTally::of_folder(&out)?;
         let w = tally.wdl;
@@ -730,7 +755,7 @@ pub fn spsa(family: &dyn selfplay::family::GameFamily, args: &SpsaArgs) -> Resul
     let players = vec![spsa_spec(&settings, &params, theta), spsa_spec(&settings, &params, &start)];
     let games = args.verify_games + args.verify_games % 2;
     let job = job(players, games, engine_core::mix::splitmix64(settings.seed ^ u64::MAX));
-    let options = RunOptions { out: verify_dir, threads, sprt: Some(args.sprt), command, quiet: false };
+    let options = RunOptions { out: verify_dir, threads, sprt: Some(args.sprt), command, quiet: false, executor };
     let summary = family.run_observed(&job, &options, &mut |_, _, _| tick())?;
     print!("{}", summary.report);
     write_report();

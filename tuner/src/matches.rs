@@ -6,8 +6,9 @@
 
 use crate::game::TuningGame;
 use engine_core::weights::{WeightKind, WeightSet};
+use selfplay::job::{Job, Schedule};
 use selfplay::record::{self, GameRecord};
-use selfplay::run::{Job, RunOptions, Schedule, Summary};
+use selfplay::run::{RunOptions, Summary};
 use selfplay::stats::{Pentanomial, Wdl};
 use std::path::Path;
 

@@ -123,6 +123,8 @@ pub struct LoopOptions {
     pub stop_after_steps: Option<u32>,
     /// Rewrite the loop's `report.html` as it goes (`--report`).
     pub report: bool,
+    /// Where the matches' games are played.
+    pub executor: selfplay::cluster::Executor,
 }
 
 /// How a run of the loop ended.
@@ -538,7 +540,14 @@ struct Step<'a, G: TuningGame> {
 
 impl<G: TuningGame> Step<'_, G> {
     fn run_options(&self, out: PathBuf) -> RunOptions {
-        RunOptions { out, threads: self.options.threads, sprt: None, command: std::env::args().collect(), quiet: true }
+        RunOptions {
+            out,
+            threads: self.options.threads,
+            sprt: None,
+            command: std::env::args().collect(),
+            quiet: true,
+            executor: self.options.executor.clone(),
+        }
     }
 
     /// The loop's way of playing `games` games from the openings of `seed`.
@@ -548,7 +557,7 @@ impl<G: TuningGame> Step<'_, G> {
     }
 
     /// Plays `job` into `out`; an interrupted run is an error (rerun to continue).
-    fn play(&self, job: &selfplay::run::Job, out: PathBuf, before: u64, total: u64, extra: &str) -> Result<(), String> {
+    fn play(&self, job: &selfplay::job::Job, out: PathBuf, before: u64, total: u64, extra: &str) -> Result<(), String> {
         let summary = matches::play(self.game, self.variant, job, &self.run_options(out), |games, _, status| {
             self.progress.update(before + games, total, &format!("{status}{extra}"));
         })?;

@@ -9,6 +9,7 @@ mod pente;
 mod registry;
 mod report;
 mod runs;
+mod slurm;
 mod suites;
 mod tuner_convert;
 mod tuner_loop;

@@ -6,8 +6,9 @@
 
 use reversi::matches::ReversiProtocol;
 use reversi::{Size8, Variant};
+use selfplay::job::{Job, Schedule};
 use selfplay::record::{self, GameRecord};
-use selfplay::run::{self, Job, RunOptions, Schedule};
+use selfplay::run::{self, RunOptions};
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -34,8 +35,14 @@ fn run(out: &Path, a: &str, b: &str, games: u64) -> Result<Vec<GameRecord>, Stri
         sample_every: 1,
         shard: None,
     };
-    let options =
-        RunOptions { out: out.join("run"), threads: 1, sprt: None, command: vec!["test".into()], quiet: true };
+    let options = RunOptions {
+        out: out.join("run"),
+        threads: 1,
+        sprt: None,
+        command: vec!["test".into()],
+        quiet: true,
+        executor: Default::default(),
+    };
     run::run(&ReversiProtocol::<Size8>::new(Variant::Othello8), &job, &options)?;
     record::games_in(&out.join("run"))
 }
@@ -133,7 +140,14 @@ fn nboard_players_need_othello8_and_a_program() {
         sample_every: 1,
         shard: None,
     };
-    let options = RunOptions { out: dir.join("run"), threads: 1, sprt: None, command: vec![], quiet: true };
+    let options = RunOptions {
+        out: dir.join("run"),
+        threads: 1,
+        sprt: None,
+        command: vec![],
+        quiet: true,
+        executor: Default::default(),
+    };
     let e = run::run(&ReversiProtocol::<reversi::Size6>::new(Variant::Othello6), &job, &options).unwrap_err();
     assert!(e.contains("expected --variant othello8, found othello6") && !e.contains('\n'), "{e}");
     let e = run(&dir.join("missing"), "random", "nboard:./no/such/engine", 2).unwrap_err();

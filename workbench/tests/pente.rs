@@ -6,10 +6,11 @@ use engine_core::game::{Color, Game};
 use pente::PenteProtocol;
 use pente::{Cell, PentePosition};
 use selfplay::game::{GameSetup, play_game};
+use selfplay::job::{Job, Schedule};
 use selfplay::player::{PlayerSpec, Seat};
 use selfplay::protocol::GameProtocol;
 use selfplay::record::{self, GameRecord, PositionRecord};
-use selfplay::run::{self, Job, RunOptions, Schedule};
+use selfplay::run::{self, RunOptions};
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -40,7 +41,14 @@ fn job(players: &[&str], games: u64, seed: u64) -> Job {
 }
 
 fn run_pente(job: &Job, out: &Path, threads: usize) -> run::Summary {
-    let options = RunOptions { out: out.to_path_buf(), threads, sprt: None, command: vec!["test".into()], quiet: true };
+    let options = RunOptions {
+        out: out.to_path_buf(),
+        threads,
+        sprt: None,
+        command: vec!["test".into()],
+        quiet: true,
+        executor: Default::default(),
+    };
     run::run(&PenteProtocol, job, &options).unwrap()
 }
 

@@ -2,8 +2,9 @@
 //! not stop a run, shards and merge, SPRT early stop, and the pinned RNG.
 
 use reversi::matches::ReversiProtocol;
+use selfplay::job::{Job, Schedule, Shard};
 use selfplay::record::{self, GameRecord};
-use selfplay::run::{self, Job, RunOptions, Schedule, Shard};
+use selfplay::run::{self, RunOptions};
 use selfplay::stats::Sprt;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -36,7 +37,14 @@ fn job(players: &[&str], games: u64) -> Job {
 }
 
 fn options(out: &Path, threads: usize, sprt: Option<Sprt>) -> RunOptions {
-    RunOptions { out: out.to_path_buf(), threads, sprt, command: vec!["test".into()], quiet: true }
+    RunOptions {
+        out: out.to_path_buf(),
+        threads,
+        sprt,
+        command: vec!["test".into()],
+        quiet: true,
+        executor: Default::default(),
+    }
 }
 
 fn run_othello6(job: &Job, options: &RunOptions) -> run::Summary {
@@ -176,14 +184,14 @@ fn shards_merge_into_the_whole_run() {
         run_othello6(&Job { shard, ..job.clone() }, &options(dir, 1, None));
     }
     let merged = temp_dir("merged");
-    let text = run::merge(&merged, &shards).unwrap();
+    let text = selfplay::merge::merge(&merged, &shards).unwrap();
     assert!(text.starts_with("merged 10 games"), "{text}");
     assert_eq!(games(&merged), games(&whole));
     assert_eq!(positions(&merged), positions(&whole));
     assert_eq!(ggf_replays::<Size6>(&merged, Variant::Othello6), ggf_replays::<Size6>(&whole, Variant::Othello6));
     // Merging a shard twice is refused.
     let again = temp_dir("merged-again");
-    let err = run::merge(&again, &[shards[0].clone(), shards[0].clone()]).unwrap_err();
+    let err = selfplay::merge::merge(&again, &[shards[0].clone(), shards[0].clone()]).unwrap_err();
     assert!(err.contains("appears twice"), "{err}");
     for d in shards.iter().chain([&whole, &merged]) {
         fs::remove_dir_all(d).unwrap();

@@ -10,7 +10,7 @@ use tuner::ladder::{self, LADDER_FILE, LadderRow};
 use tuner::matches::MoveBudget;
 use tuner::round_loop::{BEST_FILE, LoopOptions, LoopSettings, START_FILE, run_loop};
 
-const ROUNDS: u32 = 2;
+pub const ROUNDS: u32 = 2;
 const GAMES: u64 = 16;
 const VERIFY_GAMES: u64 = 40;
 
@@ -40,7 +40,7 @@ fn settings(seed: u64) -> LoopSettings {
     }
 }
 
-fn options(out: &Path, stop_after_steps: Option<u32>) -> LoopOptions {
+pub fn options(out: &Path, stop_after_steps: Option<u32>) -> LoopOptions {
     LoopOptions {
         out: out.to_path_buf(),
         settings: settings(7),
@@ -51,11 +51,12 @@ fn options(out: &Path, stop_after_steps: Option<u32>) -> LoopOptions {
         quiet: true,
         stop_after_steps,
         report: false,
+        executor: Default::default(),
     }
 }
 
 /// The ladder without its CPU-second columns (the only ones a kill changes).
-fn decided(out: &Path) -> Vec<LadderRow> {
+pub fn decided(out: &Path) -> Vec<LadderRow> {
     let mut rows = ladder::read(&out.join(LADDER_FILE)).unwrap();
     for r in &mut rows {
         (r.selfplay_cpu, r.label_cpu, r.tune_cpu, r.verify_cpu) = (0.0, 0.0, 0.0, 0.0);

@@ -5,7 +5,8 @@
 use pente::PenteProtocol;
 use pente::eval::PenteEval;
 use pente::weights::{PenteWeights, WeightSet};
-use selfplay::run::{Job, RunOptions, Schedule};
+use selfplay::job::{Job, Schedule};
+use selfplay::run::RunOptions;
 use std::path::Path;
 use std::process::Command;
 
@@ -38,7 +39,14 @@ fn tunes_pente_weights_on_a_short_selfplay_run() {
         sample_every: 1,
         shard: None,
     };
-    let options = RunOptions { out: data.clone(), threads: 2, sprt: None, command: vec!["test".into()], quiet: true };
+    let options = RunOptions {
+        out: data.clone(),
+        threads: 2,
+        sprt: None,
+        command: vec!["test".into()],
+        quiet: true,
+        executor: Default::default(),
+    };
     selfplay::run::run(&PenteProtocol, &job, &options).unwrap();
     let positions = std::fs::read_to_string(data.join("positions.csv")).unwrap().lines().count() - 1;
     assert!(positions >= 200, "only {positions} positions");

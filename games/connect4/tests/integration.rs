@@ -326,9 +326,10 @@ fn the_engine_beats_a_random_player() {
 #[test]
 fn a_selfplay_match_between_two_engine_settings_writes_its_games() {
     use connect4::matches::Connect4Protocol;
+    use selfplay::job::{Job, Schedule};
     use selfplay::protocol::GameProtocol;
     use selfplay::record;
-    use selfplay::run::{self, Job, RunOptions, Schedule};
+    use selfplay::run::{self, RunOptions};
     let out = std::env::temp_dir().join(format!("connect4-match-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&out);
     let job = Job {
@@ -343,7 +344,14 @@ fn a_selfplay_match_between_two_engine_settings_writes_its_games() {
         sample_every: 1,
         shard: None,
     };
-    let options = RunOptions { out: out.clone(), threads: 2, sprt: None, command: vec!["test".into()], quiet: true };
+    let options = RunOptions {
+        out: out.clone(),
+        threads: 2,
+        sprt: None,
+        command: vec!["test".into()],
+        quiet: true,
+        executor: Default::default(),
+    };
     let summary = run::run(&Connect4Protocol, &job, &options).unwrap();
     assert_eq!(summary.games, 20);
     let games = record::games_in(&out).unwrap();

@@ -5,9 +5,11 @@
 use clap::{Args, Parser, Subcommand};
 use pente::matches as pente_matches;
 use reversi::matches::reversi;
+use selfplay::cluster::ExecutorArgs;
+use selfplay::job::{Job, Schedule, Shard};
 use selfplay::openings::{LOOKAHEAD, SuiteSpec};
 use selfplay::report::LiveReport;
-use selfplay::run::{self, Job, RunOptions, Schedule, Shard};
+use selfplay::run::RunOptions;
 use selfplay::stats::Sprt;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -157,12 +159,23 @@ struct RunArgs {
     /// for a browser left open on it.
     #[arg(long)]
     report: bool,
+    /// Play the job of FILE (a run's run.json, or the job.json of a cluster
+    /// run) instead of the one the flags describe; --shard, --out,
+    /// --threads, --sprt and the executor still apply.
+    #[arg(long, value_name = "FILE", conflicts_with_all = JOB_FLAGS)]
+    job: Option<PathBuf>,
+    #[command(flatten)]
+    executor: ExecutorArgs,
 }
+
+/// The flags that describe a job, which --job replaces.
+const JOB_FLAGS: [&str; 11] =
+    ["variant", "a", "b", "players", "schedule", "games", "seed", "openings", "random_plies", "tc", "sample"];
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Some(Command::Merge { out, sources }) => run::merge(&out, &sources).map(|text| println!("{text}")),
+        Some(Command::Merge { out, sources }) => selfplay::merge::merge(&out, &sources).map(|text| println!("{text}")),
         Some(Command::Report { out, dirs }) => {
             let out = out.unwrap_or_else(|| dirs[0].join(selfplay::report::REPORT_FILE));
             selfplay::report::write_report(&dirs, &out).map(|()| println!("{}", out.display()))
@@ -191,23 +204,31 @@ fn run_match(args: RunArgs) -> Result<(), String> {
     if !(args.tc.is_finite() && args.tc > 0.0) {
         return Err(format!("--tc {}: expected a positive number of seconds", args.tc));
     }
-    let players = if args.players.is_empty() { vec![args.a, args.b] } else { args.players };
-    let game = workbench::game(&args.variant)?;
-    let job = Job {
-        variant: args.variant.clone(),
-        players,
-        schedule: args.schedule,
-        games: args.games,
-        seed: args.seed,
-        openings: args.openings,
-        random_plies: args.random_plies,
-        tc: args.tc,
-        sample_every: args.sample.max(1),
-        shard: args.shard,
+    let job = match &args.job {
+        Some(path) => Job { shard: args.shard, ..selfplay::job::read_job(path)? },
+        None => Job {
+            variant: args.variant.clone(),
+            players: if args.players.is_empty() { vec![args.a, args.b] } else { args.players },
+            schedule: args.schedule,
+            games: args.games,
+            seed: args.seed,
+            openings: args.openings,
+            random_plies: args.random_plies,
+            tc: args.tc,
+            sample_every: args.sample.max(1),
+            shard: args.shard,
+        },
     };
+    let game = workbench::game(&job.variant)?;
     let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let options =
-        RunOptions { out: args.out, threads, sprt: args.sprt, command: std::env::args().collect(), quiet: false };
+    let options = RunOptions {
+        out: args.out,
+        threads,
+        sprt: args.sprt,
+        command: std::env::args().collect(),
+        quiet: false,
+        executor: args.executor.executor()?,
+    };
     let mut live = args.report.then(|| LiveReport::of(&options.out));
     let summary = game.run_observed(&job, &options, &mut |_, _, _| {
         if let Some(live) = &mut live {

@@ -16,10 +16,11 @@ use engine_core::agent::{Agent, Clock};
 use engine_core::game::Color;
 use engine_core::search::EngineConfig;
 use selfplay::family::{self, GameFamily};
+use selfplay::job::Job;
 use selfplay::openings::{SuiteGame, SuiteSpec};
 use selfplay::protocol::{GameProtocol, Outcome, ROW_SEPARATOR};
 use selfplay::record::{self, ENDING_TIMEOUT, GGF_PLACE, GameRecord, MoveNote, RUN_FILE};
-use selfplay::run::{self, Job, RunOptions, Summary};
+use selfplay::run::{self, RunOptions, Summary};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 

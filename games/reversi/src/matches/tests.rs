@@ -9,9 +9,10 @@ use engine_core::mix::SplitMix;
 use engine_core::playout::random_line;
 use engine_core::search::EngineConfig;
 use selfplay::checks::check_suite;
+use selfplay::job::{Job, Schedule};
 use selfplay::openings::{LOOKAHEAD, SuiteGame, SuiteSpec, canonical, ends_in_playout};
 use selfplay::protocol::GameProtocol;
-use selfplay::run::{Job, OPENING_LOOKAHEAD, OPENING_STREAM, Schedule, ends_within, opening};
+use selfplay::run::{OPENING_LOOKAHEAD, OPENING_STREAM, ends_within, opening};
 
 #[test]
 fn flat_form_round_trips_and_matches_the_documented_example() {
