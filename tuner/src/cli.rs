@@ -599,6 +599,10 @@ pub struct SpsaArgs {
     /// Games of the proof match at most (even).
     #[arg(long, default_value_t = 400)]
     verify_games: u64,
+    /// CPU seconds per game of the proof match (default: --tc): tune at a
+    /// short time control, prove at a longer one.
+    #[arg(long, value_name = "S", requires = "tc")]
+    verify_tc: Option<f64>,
     /// The proof match's SPRT: elo0,elo1[,alpha,beta].
     #[arg(long, default_value = "0,10", value_parser = Sprt::parse)]
     sprt: Sprt,
@@ -655,10 +659,12 @@ pub fn spsa(family: &dyn selfplay::family::GameFamily, args: &SpsaArgs) -> Resul
     if args.iterations == 0 || args.pairs_per_iteration == 0 {
         return Err("--iterations and --pairs-per-iteration: expected at least 1".into());
     }
-    if let Some(tc) = args.tc
-        && !(tc.is_finite() && tc > 0.0)
-    {
-        return Err(format!("--tc {tc}: expected a positive number of seconds"));
+    for (flag, tc) in [("--tc", args.tc), ("--verify-tc", args.verify_tc)] {
+        if let Some(tc) = tc
+            && !(tc.is_finite() && tc > 0.0)
+        {
+            return Err(format!("{flag} {tc}: expected a positive number of seconds"));
+        }
     }
     let params = spsa::read_params(&args.params)?;
     let settings = SpsaSettings {
@@ -754,7 +760,10 @@ pub fn spsa(family: &dyn selfplay::family::GameFamily, args: &SpsaArgs) -> Resul
     let start = schedule.start();
     let players = vec![spsa_spec(&settings, &params, theta), spsa_spec(&settings, &params, &start)];
     let games = args.verify_games + args.verify_games % 2;
-    let job = job(players, games, engine_core::mix::splitmix64(settings.seed ^ u64::MAX));
+    let mut job = job(players, games, engine_core::mix::splitmix64(settings.seed ^ u64::MAX));
+    if let Some(tc) = args.verify_tc {
+        job.tc = tc;
+    }
     let options = RunOptions { out: verify_dir, threads, sprt: Some(args.sprt), command, quiet: false, executor };
     let summary = family.run_observed(&job, &options, &mut |_, _, _| tick())?;
     print!("{}", summary.report);

@@ -136,3 +136,48 @@ fn other_settings_held_folders_and_bad_parameter_files_are_refused() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success() && err.contains("search.no_such"), "{err}");
 }
+
+#[test]
+fn the_proof_match_plays_at_its_own_time_control() {
+    let dir = temp_dir("tuner-spsa", "verify-tc");
+    let params = dir.join("params.txt");
+    std::fs::write(&params, PARAMS).unwrap();
+    let out_dir = dir.join("run");
+    let (p, run) = (params.to_str().unwrap(), out_dir.to_str().unwrap());
+    let timed = [
+        "spsa",
+        "--variant",
+        "othello6",
+        "--params",
+        p,
+        "--tc",
+        "0.2",
+        "--iterations",
+        "1",
+        "--pairs-per-iteration",
+        "1",
+        "--random-plies",
+        "4",
+        "--threads",
+        "2",
+        "--verify-games",
+        "2",
+        "--verify-tc",
+        "0.3",
+        "--sprt",
+        "0,100",
+        "--out",
+        run,
+    ];
+    let out = tuner(&timed);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let tc = |folder: &str| selfplay::job::read_job(&out_dir.join(folder).join("run.json")).unwrap().tc;
+    assert_eq!(tc("iter-00000"), 0.2);
+    assert_eq!(tc("verify"), 0.3);
+    // Only a timed run has a time control to change.
+    let untimed_dir = dir.join("untimed");
+    let mut untimed = args(untimed_dir.to_str().unwrap(), p);
+    untimed.extend(["--verify-tc", "1"]);
+    let out = tuner(&untimed);
+    assert!(!out.status.success() && String::from_utf8_lossy(&out.stderr).contains("--tc"));
+}
