@@ -601,7 +601,7 @@ pub struct SpsaArgs {
     verify_games: u64,
     /// CPU seconds per game of the proof match (default: --tc): tune at a
     /// short time control, prove at a longer one.
-    #[arg(long, value_name = "S", requires = "tc")]
+    #[arg(long, value_name = "S")]
     verify_tc: Option<f64>,
     /// The proof match's SPRT: elo0,elo1[,alpha,beta].
     #[arg(long, default_value = "0,10", value_parser = Sprt::parse)]
@@ -658,6 +658,9 @@ pub fn spsa(family: &dyn selfplay::family::GameFamily, args: &SpsaArgs) -> Resul
     }
     if args.iterations == 0 || args.pairs_per_iteration == 0 {
         return Err("--iterations and --pairs-per-iteration: expected at least 1".into());
+    }
+    if args.verify_tc.is_some() && args.tc.is_none() {
+        return Err("--verify-tc: expected a timed run (--tc); at a node or depth budget the proof plays at it".into());
     }
     for (flag, tc) in [("--tc", args.tc), ("--verify-tc", args.verify_tc)] {
         if let Some(tc) = tc

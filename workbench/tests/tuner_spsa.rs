@@ -179,5 +179,6 @@ fn the_proof_match_plays_at_its_own_time_control() {
     let mut untimed = args(untimed_dir.to_str().unwrap(), p);
     untimed.extend(["--verify-tc", "1"]);
     let out = tuner(&untimed);
-    assert!(!out.status.success() && String::from_utf8_lossy(&out.stderr).contains("--tc"));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && err.starts_with("tuner: --verify-tc: expected a timed run (--tc)"), "{err}");
 }
