@@ -26,7 +26,7 @@ build() {
     fi
     tree=$(mktemp -d)
     git worktree add --detach "$tree" "$PINNED" >/dev/null
-    (cd "$tree" && cargo build --release -p tuner -p selfplay --target-dir "$tree/target")
+    (cd "$tree" && cargo build --release -p workbench --bin tuner --bin selfplay --target-dir "$tree/target")
     mkdir -p "$BIN"
     cp "$tree/target/release/tuner" "$tree/target/release/selfplay" "$BIN/"
     echo "$PINNED" >"$BIN/COMMIT"
