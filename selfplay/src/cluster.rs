@@ -174,7 +174,13 @@ pub fn play_on_slurm(
     // At most one shard a pair: no task plays nothing.
     let wanted = slurm.shards.min((total / 2).max(1) as u32);
     let mut state = match read_state(&state_path)? {
-        Some(state) if state.submissions.is_empty() => State { shards: wanted, ..state },
+        // A run may be split anew only when no task of it ever ran or
+        // waits: none recorded, none listed under its name, no shard's
+        // folder or log (a driver killed between `sbatch` and writing the
+        // state recorded none).
+        Some(state) if state.submissions.is_empty() && !tasks_begun(&dir, &state.name)? => {
+            State { shards: wanted, ..state }
+        }
         Some(state) => {
             if state.shards != wanted && !quiet {
                 eprintln!("{}: this run was split into {} shards; it keeps them", state_path.display(), state.shards);
@@ -264,12 +270,42 @@ pub fn play_on_slurm(
 
 /// The folder of shard `index`.
 fn shard_dir(dir: &Path, index: u32) -> PathBuf {
-    dir.join(format!("shard-{index}"))
+    dir.join(format!("{SHARD_PREFIX}{index}"))
+}
+
+/// True when a task of the job `name`, whose shards folder is `dir`, is
+/// listed by Slurm or has left a shard folder or log behind.
+fn tasks_begun(dir: &Path, name: &str) -> Result<bool, String> {
+    if !squeue(name)?.is_empty() {
+        return Ok(true);
+    }
+    let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: cannot read: {e}", dir.display()))?;
+    Ok(entries.filter_map(Result::ok).any(|e| e.file_name().to_string_lossy().starts_with(SHARD_PREFIX)))
+}
+
+/// The name of a shard folder before its index.
+const SHARD_PREFIX: &str = "shard-";
+
+/// The shard folders of the Slurm run in `out` that hold games so far, in
+/// shard order: what a live report reads while the tasks play (none before
+/// the first task has finished a game, and none once the run has merged
+/// them into `out`).
+pub fn shard_folders_with_games(out: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(out.join(SHARDS_DIR)) else { return Vec::new() };
+    let mut found: Vec<(u32, PathBuf)> = entries
+        .filter_map(|e| {
+            let path = e.ok()?.path();
+            let index = path.file_name()?.to_str()?.strip_prefix(SHARD_PREFIX)?.parse().ok()?;
+            path.join(record::GAMES_FILE).is_file().then_some((index, path))
+        })
+        .collect();
+    found.sort();
+    found.into_iter().map(|(_, path)| path).collect()
 }
 
 /// The log of shard `index`'s task (every submission appends to it).
 fn log_path(dir: &Path, index: u32) -> PathBuf {
-    dir.join(format!("shard-{index}.log"))
+    dir.join(format!("{SHARD_PREFIX}{index}.log"))
 }
 
 /// A job name unique to the shards folder `dir`, so that a rerun finds the
@@ -313,7 +349,7 @@ fn shell_word(s: &str) -> String {
 fn write_task_script(slurm: &Slurm, dir: &Path, shards: u32) -> Result<(), String> {
     let program = shell_word(&slurm.program.to_string_lossy());
     let job = shell_word(&dir.join(JOB_FILE).to_string_lossy());
-    let shard_prefix = shell_word(&dir.join("shard-").to_string_lossy());
+    let shard_prefix = shell_word(&dir.join(SHARD_PREFIX).to_string_lossy());
     let script = format!(
         "#!/bin/sh\n\
          # Written by the workbench's Slurm executor: array task K plays shard K of {shards}.\n\
@@ -349,7 +385,7 @@ fn sbatch(slurm: &Slurm, dir: &Path, state: &State, tasks: &[u32]) -> Result<u64
         format!("--array={list}"),
         format!("--job-name={}", state.name),
         format!("--cpus-per-task={}", slurm.cpus_per_task),
-        format!("--output={}", dir.join("shard-%a.log").display()),
+        format!("--output={}", dir.join(format!("{SHARD_PREFIX}%a.log")).display()),
         "--open-mode=append".to_string(),
         format!("--chdir={}", cwd.display()),
     ];

@@ -140,7 +140,19 @@ impl LiveReport {
 
 /// True when `dir` holds a file the report reads.
 fn has_run_files(dir: &Path) -> bool {
-    [record::GAMES_FILE, LADDER_FILE, SPSA_FILE].iter().any(|f| dir.join(f).is_file())
+    !game_folders(dir).is_empty() || [LADDER_FILE, SPSA_FILE].iter().any(|f| dir.join(f).is_file())
+}
+
+/// The folders whose game files make up the match in `dir`: `dir` itself
+/// when it holds its games, else, while a Slurm run plays, the folders of
+/// its shards that hold games so far (merged into `dir` when every task
+/// has ended); none when it holds no match.
+fn game_folders(dir: &Path) -> Vec<PathBuf> {
+    if dir.join(record::GAMES_FILE).is_file() {
+        vec![dir.to_path_buf()]
+    } else {
+        crate::cluster::shard_folders_with_games(dir)
+    }
 }
 
 /// The HTML text (what [`write_report`] writes).
@@ -274,8 +286,9 @@ fn folder_section(dir: &Path, index: usize, viewers: &mut usize) -> Result<Strin
     }
     let has = |name: &str| dir.join(name).is_file();
     let mut out = String::new();
-    if has(record::GAMES_FILE) {
-        out += &match_section(dir, index, viewers)?;
+    let sources = game_folders(dir);
+    if !sources.is_empty() {
+        out += &match_section(dir, &sources, index, viewers)?;
     }
     if has(LADDER_FILE) {
         out += &loop_section(dir)?;
@@ -573,14 +586,32 @@ struct PositionSummary {
     kept: HashMap<u64, Vec<PositionRecord>>,
 }
 
-/// Reads `path` into a [`PositionSummary`]: rows of games not in `games`
-/// (in flight) are left out; the positions of the games `keep` are kept.
+/// Reads the `positions.csv` files `paths` into a [`PositionSummary`]:
+/// rows of games not in `games` (in flight) are left out; the positions of
+/// the games `keep` are kept.
 fn summarise_positions(
-    path: &Path,
+    paths: &[PathBuf],
     games: &HashMap<u64, &GameRecord>,
     keep: &HashSet<u64>,
 ) -> Result<PositionSummary, String> {
     let mut summary = PositionSummary::default();
+    for path in paths {
+        summarise_positions_of(path, games, keep, &mut summary)?;
+    }
+    for rows in summary.kept.values_mut() {
+        rows.sort_by_key(|p| p.ply);
+    }
+    Ok(summary)
+}
+
+/// Adds the rows of one `positions.csv` to `summary` (see
+/// [`summarise_positions`]).
+fn summarise_positions_of(
+    path: &Path,
+    games: &HashMap<u64, &GameRecord>,
+    keep: &HashSet<u64>,
+    summary: &mut PositionSummary,
+) -> Result<(), String> {
     read_positions(path, |p| {
         let Some(game) = games.get(&p.game) else { return };
         summary.rows += 1;
@@ -597,40 +628,56 @@ fn summarise_positions(
         if keep.contains(&p.game) {
             summary.kept.entry(p.game).or_default().push(p);
         }
-    })?;
-    for rows in summary.kept.values_mut() {
-        rows.sort_by_key(|p| p.ply);
-    }
-    Ok(summary)
+    })
 }
 
-/// The section of a match folder.
-fn match_section(dir: &Path, index: usize, viewers: &mut usize) -> Result<String, String> {
-    let games_path = dir.join(record::GAMES_FILE);
-    let games = read_games(&games_path)?;
+/// The section of the match folder `dir`, whose games are in the folders
+/// `sources` ([`game_folders`]).
+fn match_section(dir: &Path, sources: &[PathBuf], index: usize, viewers: &mut usize) -> Result<String, String> {
+    let in_each =
+        |name: &str| -> Vec<PathBuf> { sources.iter().map(|s| s.join(name)).filter(|p| p.is_file()).collect() };
+    let games_paths = in_each(record::GAMES_FILE);
+    let mut games = Vec::new();
+    for path in &games_paths {
+        games.extend(read_games(path)?);
+    }
+    games.sort_by_key(|g| g.game);
     let run_path = dir.join(record::RUN_FILE);
     let run = if run_path.is_file() { RunInfo::read(&run_path)? } else { RunInfo::default() };
     let mut out =
         format!("<section class=\"match\">\n<h2>Match: <code>{}</code></h2>\n", esc(&dir.display().to_string()));
     out += &run_summary(&run, run_path.is_file());
+    if sources.iter().all(|s| s != dir) {
+        out += &format!(
+            "<p class=\"note\">Live from the games of {} Slurm shard folders so far (<code>{}/</code>); \
+             the run merges them into this folder when every task has ended.</p>\n",
+            sources.len(),
+            crate::cluster::SHARDS_DIR
+        );
+    }
 
     let by_id: HashMap<u64, &GameRecord> = games.iter().map(|g| (g.game, g)).collect();
     let viewer_ids: Vec<u64> = games.iter().filter(|g| !g.forfeited()).take(VIEWER_GAMES).map(|g| g.game).collect();
     let keep: HashSet<u64> = viewer_ids.iter().copied().collect();
-    let positions_path = dir.join(record::POSITIONS_FILE);
+    let positions_paths = in_each(record::POSITIONS_FILE);
     let positions =
-        if positions_path.is_file() { Some(summarise_positions(&positions_path, &by_id, &keep)?) } else { None };
-    let ggf_path = dir.join(record::GGF_FILE);
+        if positions_paths.is_empty() { None } else { Some(summarise_positions(&positions_paths, &by_id, &keep)?) };
     let mut files = vec![format!("{}: {} games", record::GAMES_FILE, games.len())];
     if let Some(p) = &positions {
         files.push(format!("{}: {} rows of finished games", record::POSITIONS_FILE, p.rows));
     }
-    if ggf_path.is_file() {
-        let text =
-            std::fs::read_to_string(&ggf_path).map_err(|e| format!("{}: cannot read: {e}", ggf_path.display()))?;
-        files.push(format!("{}: {} records", record::GGF_FILE, text.lines().filter(|l| !l.trim().is_empty()).count()));
+    let ggf_paths = in_each(record::GGF_FILE);
+    if !ggf_paths.is_empty() {
+        let mut records = 0;
+        for path in &ggf_paths {
+            let text = std::fs::read_to_string(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+            records += text.lines().filter(|l| !l.trim().is_empty()).count();
+        }
+        files.push(format!("{}: {records} records", record::GGF_FILE));
     }
-    out += &format!("<p class=\"count\">{}; {}.</p>\n", esc(&files.join("; ")), esc(&age_text(&games_path)));
+    let newest = games_paths.iter().max_by_key(|p| std::fs::metadata(p).and_then(|m| m.modified()).ok());
+    let age = newest.map_or_else(String::new, |p| format!("; {}", age_text(p)));
+    out += &format!("<p class=\"count\">{}{}.</p>\n", esc(&files.join("; ")), esc(&age));
 
     let tallies = tally_pairings(&games, run.sprt.as_ref());
     out += &pairing_table(&tallies, run.sprt.as_ref());
@@ -1427,6 +1474,48 @@ losses,elo,elo_error,llr,accepted,cumulative_elo,weights,selfplay_cpu,label_cpu,
         let html = render(std::slice::from_ref(&dir)).unwrap();
         assert!(html.contains("games.csv: 6 games"));
         fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_slurm_run_in_flight_shows_its_shards_games() {
+        // The games of `match_dir` split between two shards as Slurm plays
+        // them (odd and even ids), a torn last line in one, a shard that has
+        // not finished a game and a stray folder; the run's own folder holds
+        // only run.json until the merge.
+        let whole = match_dir("whole");
+        let dir = temp_dir("slurm");
+        fs::write(dir.join(record::RUN_FILE), RUN_JSON).unwrap();
+        let shards = dir.join(crate::cluster::SHARDS_DIR);
+        let header = record::GAMES_HEADER.join(",") + "\n";
+        for (k, parity) in [(1, 0), (2, 1)] {
+            let shard = shards.join(format!("shard-{k}"));
+            fs::create_dir_all(&shard).unwrap();
+            let lines: String = games_csv().lines().skip(1).skip(parity).step_by(2).map(|l| format!("{l}\n")).collect();
+            fs::write(shard.join(record::GAMES_FILE), format!("{header}{lines}")).unwrap();
+        }
+        fs::write(shards.join("shard-1").join(record::POSITIONS_FILE), positions_csv()).unwrap();
+        let mut torn = fs::read_to_string(shards.join("shard-2").join(record::GAMES_FILE)).unwrap();
+        torn += "7,3,1,X/..";
+        fs::write(shards.join("shard-2").join(record::GAMES_FILE), torn).unwrap();
+        fs::create_dir_all(shards.join("shard-3")).unwrap();
+        fs::create_dir_all(shards.join("merged-x")).unwrap();
+        assert_eq!(
+            crate::cluster::shard_folders_with_games(&dir),
+            vec![shards.join("shard-1"), shards.join("shard-2")]
+        );
+
+        let html = render(std::slice::from_ref(&dir)).unwrap();
+        balanced(&html).unwrap();
+        assert!(html.contains("Live from the games of 2 Slurm shard folders"), "{html}");
+        assert!(html.contains("games.csv: 6 games; positions.csv: 6 rows of finished games"), "{html}");
+        // The same tallies as the merged folder's.
+        let table = |h: &str| h[h.find("<table").unwrap()..h.find("</table>").unwrap()].to_string();
+        assert_eq!(table(&html), table(&render(std::slice::from_ref(&whole)).unwrap()));
+        let mut live = LiveReport::of(&dir);
+        live.write_now();
+        assert!(fs::read_to_string(dir.join(REPORT_FILE)).unwrap().contains("6 games"));
+        fs::remove_dir_all(&dir).unwrap();
+        fs::remove_dir_all(&whole).unwrap();
     }
 
     #[test]
