@@ -4,7 +4,7 @@ for each player of one or more duo12 runs (notebooks/workbench.py reads them).
 
 usage: python3 scripts/time_plan_plot.py OUT.png RUN_DIR[=LABEL]...
 
-It drew data/time-plan/duo300.png (data/time-plan/README.md).
+It drew docs/src/images/time-plan-duo300.png (data/time-plan/README.md).
 """
 import sys
 from pathlib import Path

@@ -211,6 +211,14 @@ fn anchors(text: &str) -> BTreeSet<String> {
     out
 }
 
+/// True when `doc` is a page of the book and `target` lies outside its
+/// sources (`docs/src`): mdBook copies only those into the HTML book.
+fn leaves_the_book(doc: &Path, target: &Path) -> bool {
+    let book = root().join("docs").join("src");
+    let inside = |p: &Path| p.canonicalize().is_ok_and(|p| p.starts_with(book.canonicalize().unwrap()));
+    inside(doc) && !inside(target)
+}
+
 #[test]
 fn every_relative_link_leads_somewhere() {
     let mut broken = Vec::new();
@@ -228,6 +236,10 @@ fn every_relative_link_leads_somewhere() {
                 let place = format!("{}:{line}: `{target}`", doc.strip_prefix(root()).unwrap().display());
                 if !path.exists() {
                     broken.push(format!("{place}: no such file"));
+                } else if leaves_the_book(doc, &path) {
+                    broken.push(format!(
+                        "{place}: leaves docs/src, so the HTML book has no such page (name the path as code)"
+                    ));
                 } else if !fragment.is_empty() && path.extension().is_some_and(|e| e == "md") {
                     let headings = anchors(&std::fs::read_to_string(&path).unwrap());
                     if !headings.contains(fragment) {
