@@ -115,9 +115,15 @@ macro_rules! param_registry {
             }
         }
 
+        impl $Name {
+            /// Every parameter at its default (the registry's, without its
+            /// trait in scope).
+            pub const DEFAULT: Self = <$Name as $crate::search::params::ParamRegistry>::DEFAULT;
+        }
+
         impl Default for $Name {
             fn default() -> Self {
-                <$Name as $crate::search::params::ParamRegistry>::DEFAULT
+                Self::DEFAULT
             }
         }
     };
@@ -166,9 +172,10 @@ crate::param_registry! {
     unstable_factor = "time.unstable_factor", 1.3, 1.0, 4.0;
     /// Iterations from this depth on can stretch the target...
     extend_depth = "time.extend_depth", 7.0, 1.0, 64.0;
-    /// ...by a score drop of this many discs (100 score units each) from
-    /// the last iteration of the same parity (two plies shallower)...
-    drop_discs = "time.drop_discs", 2.0, 0.1, 64.0;
+    /// ...by a score drop of this many points of final score (discs in
+    /// Reversi; `SCORE_PER_POINT` score units each) from the last iteration
+    /// of the same parity (two plies shallower)...
+    drop_points = "time.drop_points", 2.0, 0.1, 64.0;
     /// ...multiplies the target by this.
     drop_factor = "time.drop_factor", 1.3, 1.0, 4.0;
     /// The target never grows past this multiple of the planned one.
@@ -182,14 +189,14 @@ crate::param_registry! {
     /// ...counted as this many measured moves in that running overrun
     /// (a large value keeps `time.overrun` fixed).
     overrun_moves = "time.overrun_moves", 4.0, 0.0, 1000.0;
-    /// Half-width of the first aspiration window, in discs (score units
-    /// of `SCORE_PER_POINT`)...
+    /// Half-width of the first aspiration window, in points of final score
+    /// (`SCORE_PER_POINT` score units each)...
     aspiration = "search.aspiration", 0.5, 0.01, 64.0;
     /// ...used by iterations from this depth on.
     aspiration_depth = "search.aspiration_depth", 4.0, 1.0, 128.0;
     /// Factor by which a failed aspiration window widens.
     aspiration_growth = "search.aspiration_growth", 4.0, 2.0, 64.0;
-    /// First half-width of the exact solve's aspiration window, in discs...
+    /// First half-width of the exact solve's aspiration window, in points...
     exact_aspiration = "search.exact_aspiration", 2.0, 0.01, 64.0;
     /// ...and the factor by which it widens when the margin falls outside.
     exact_aspiration_growth = "search.exact_aspiration_growth", 2.0, 2.0, 64.0;
@@ -243,16 +250,11 @@ crate::param_registry! {
     /// ...with a shallow search about this fraction as deep (same parity)...
     mpc_depth_ratio = "mpc.depth_ratio", 0.5, 0.0, 0.9;
     /// ...whose error against the deep one has this standard deviation, in
-    /// discs...
+    /// points...
     mpc_sigma = "mpc.sigma", 2.0, 0.01, 64.0;
-    /// ...plus this many discs per ply between the two depths.
+    /// ...plus this many points per ply between the two depths.
     mpc_sigma_per_ply = "mpc.sigma_per_ply", 0.0, 0.0, 16.0;
     }
-}
-
-impl SearchParams {
-    /// Every parameter at its default.
-    pub const DEFAULT: SearchParams = <SearchParams as ParamRegistry>::DEFAULT;
 }
 
 /// Parameters set by name (a program's `--param NAME=VALUE`, a `selfplay`

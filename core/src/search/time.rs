@@ -189,7 +189,7 @@ impl IterationClock {
         if best_changed {
             self.target = (self.target * p.unstable_factor).min(cap);
         }
-        if f64::from(score_drop) >= p.drop_discs * f64::from(crate::eval::SCORE_PER_POINT) {
+        if f64::from(score_drop) >= p.drop_points * f64::from(crate::eval::SCORE_PER_POINT) {
             self.target = (self.target * p.drop_factor).min(cap);
         }
         self.target = self.target.min(self.plan.hard);

@@ -77,11 +77,6 @@ engine_core::param_registry! {
     }
 }
 
-impl ReversiParams {
-    /// Every parameter at its default.
-    pub const DEFAULT: ReversiParams = <ReversiParams as engine_core::search::ParamRegistry>::DEFAULT;
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
