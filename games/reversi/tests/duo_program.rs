@@ -53,7 +53,11 @@ fn plays_a_game_opening_across_moves_with_playdata() {
     // reading back its own playdata on every move.
     let dir = dir_for("game");
     let mut pos: Pos = Variant::Duo12.start();
-    let mut own = 2.0f64;
+    // Enough clock that every move searches at a measurable target even
+    // when a busy machine makes the start-up's CPU time (which the clock
+    // reserves for each move to come) several times what it is alone: at
+    // 2 s, one run of the whole suite measured only one of the six.
+    let mut own = 6.0f64;
     for _ in 0..6 {
         assert_eq!(pos.to_move(), Color::White);
         std::fs::write(dir.join("input.txt"), input_text(&pos, &format!("{own:.6}"), "300")).unwrap();
