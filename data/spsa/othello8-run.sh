@@ -44,6 +44,13 @@ start)
         mkdir -p "$OUT"
         cp "$KEPT/spsa.csv" "$KEPT/spsa.json" "$OUT/"
     fi
+    # The proof match resumes from its finished games (its positions.csv,
+    # too large for git, then holds only the games played after the resume).
+    if [ ! -e "$OUT/verify/games.csv" ] && [ -e "$KEPT/verify-games.csv" ]; then
+        mkdir -p "$OUT/verify"
+        cp "$KEPT/verify-games.csv" "$OUT/verify/games.csv"
+        cp "$KEPT/verify-run.json" "$OUT/verify/run.json"
+    fi
     setsid nohup nice -n 5 "$BIN/tuner" spsa --variant othello8 \
         --params data/spsa/othello8-time-selectivity.txt \
         --tc 10 --iterations 280 --pairs-per-iteration 4 --threads 2 \
@@ -55,7 +62,10 @@ checkpoint)
     mkdir -p "$KEPT"
     cp "$OUT/spsa.csv" "$OUT/spsa.json" "$KEPT/"
     [ -e "$OUT/tuned.txt" ] && cp "$OUT/tuned.txt" "$KEPT/"
-    [ -e "$OUT/verify/games.csv" ] && cp "$OUT/verify/games.csv" "$KEPT/verify-games.csv"
+    if [ -e "$OUT/verify/games.csv" ]; then
+        cp "$OUT/verify/games.csv" "$KEPT/verify-games.csv"
+        cp "$OUT/verify/run.json" "$KEPT/verify-run.json"
+    fi
     echo "othello8-run: $(($(wc -l <"$KEPT/spsa.csv") - 1)) iterations kept in $KEPT"
     ;;
 status)
