@@ -21,6 +21,8 @@ const GAMES: &str = "40";
 const SHARDS: &str = "4";
 /// How long a test waits for a task's submission.
 const SUBMIT_WAIT: Duration = Duration::from_secs(60);
+/// How long a test waits for the tasks to play every game.
+const TASK_WAIT: Duration = Duration::from_secs(180);
 
 /// The arguments of the test match into `out` (deterministic players).
 fn match_args(out: &Path) -> Vec<String> {
@@ -68,6 +70,16 @@ fn positions(dir: &Path) -> Vec<String> {
         .collect();
     rows.sort();
     rows
+}
+
+/// The games the shard folders of the Slurm run in `out` hold so far (the
+/// complete lines of their games.csv, less the headers).
+fn shard_games(out: &Path) -> u64 {
+    let rows = |dir: &PathBuf| {
+        let text = std::fs::read_to_string(dir.join(GAMES_FILE)).unwrap_or_default();
+        text.matches('\n').count().saturating_sub(1) as u64
+    };
+    selfplay::cluster::shard_folders_with_games(out).iter().map(rows).sum()
 }
 
 /// The submissions of every task, from the driver's state.
@@ -140,6 +152,19 @@ fn a_killed_driver_finds_its_tasks_again() {
     driver.kill().unwrap();
     driver.wait().unwrap();
     assert!(!out.join(GAMES_FILE).exists() || games(&out).is_empty());
+    // The tasks play on without the driver; until a rerun merges their
+    // folders, a report of the run reads the games they hold.
+    let total: u64 = GAMES.parse().unwrap();
+    let start = Instant::now();
+    while shard_games(&out) < total {
+        assert!(start.elapsed() < TASK_WAIT, "the tasks played {} games in {TASK_WAIT:?}", shard_games(&out));
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let page = out.with_file_name("live.html");
+    ok(&selfplay(&["report", "--out", page.to_str().unwrap(), out.to_str().unwrap()].map(String::from)));
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains(&format!("Live from the games of {SHARDS} Slurm shard folders")), "{html}");
+    assert!(html.contains(&format!("games.csv: {total} games")), "{html}");
     // The rerun waits for the queued tasks: it submits none of them again.
     let text = ok(&selfplay(&args));
     assert!(text.contains("W-D-L"), "{text}");
