@@ -231,6 +231,14 @@ impl Progress {
         Progress { bar, quiet, report: report.map(RefCell::new) }
     }
 
+    /// Shows the match folder `folder` on the live report beside the
+    /// ladder, in place of the round's match shown before.
+    fn follow(&self, folder: &Path) {
+        if let Some(report) = &self.report {
+            report.borrow_mut().follow(folder);
+        }
+    }
+
     /// Rewrites the live report when it is due.
     fn tick(&self) {
         if let Some(report) = &self.report {
@@ -558,6 +566,7 @@ impl<G: TuningGame> Step<'_, G> {
 
     /// Plays `job` into `out`; an interrupted run is an error (rerun to continue).
     fn play(&self, job: &selfplay::job::Job, out: PathBuf, before: u64, total: u64, extra: &str) -> Result<(), String> {
+        self.progress.follow(&out);
         let summary = matches::play(self.game, self.variant, job, &self.run_options(out), |games, _, status| {
             self.progress.update(before + games, total, &format!("{status}{extra}"));
         })?;

@@ -80,8 +80,15 @@ fn truncate_rows(path: &Path) {
 #[test]
 fn a_tiny_loop_writes_its_ladder() {
     let out = scratch("ladder");
-    let report = run_loop(&EngineTuning, &options(&out, None)).unwrap();
+    let report = run_loop(&EngineTuning, &LoopOptions { report: true, ..options(&out, None) }).unwrap();
     assert!(!report.stopped);
+    // The live page shows the ladder and, beside it, the last round's
+    // match (its self-play, or its verification when the fit changed the
+    // weights).
+    let page = read(&out.join(selfplay::report::REPORT_FILE));
+    let last_round = out.join(format!("round-{ROUNDS:03}"));
+    assert!(page.contains("<section class=\"loop\">") && page.contains("<section class=\"match\">"), "{page}");
+    assert!(page.contains(&format!("Match: <code>{}", last_round.display())), "{page}");
     let text = read(&out.join(LADDER_FILE));
     assert_eq!(
         text.lines().next().unwrap(),

@@ -114,6 +114,14 @@ impl LiveReport {
         &self.out
     }
 
+    /// Shows the run folder `current` after the first of the report's
+    /// folders from now on, in place of the one shown before (the match a
+    /// long run is playing now, beside the run's own files).
+    pub fn follow(&mut self, current: &Path) {
+        self.dirs.truncate(1);
+        self.dirs.push(current.to_path_buf());
+    }
+
     /// Rewrites the page when none was written yet or the interval has
     /// passed since the last one.
     pub fn tick(&mut self) {
