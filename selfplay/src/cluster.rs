@@ -317,7 +317,7 @@ fn job_name(dir: &Path) -> String {
 
 /// Complete data rows of the CSV file `path` (0 when it does not exist):
 /// the lines up to the last newline, less the header.
-fn complete_rows(path: &Path) -> Result<u64, String> {
+pub fn complete_rows(path: &Path) -> Result<u64, String> {
     let mut file = match std::fs::File::open(path) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),

@@ -75,10 +75,7 @@ fn positions(dir: &Path) -> Vec<String> {
 /// The games the shard folders of the Slurm run in `out` hold so far (the
 /// complete lines of their games.csv, less the headers).
 fn shard_games(out: &Path) -> u64 {
-    let rows = |dir: &PathBuf| {
-        let text = std::fs::read_to_string(dir.join(GAMES_FILE)).unwrap_or_default();
-        text.matches('\n').count().saturating_sub(1) as u64
-    };
+    let rows = |dir: &PathBuf| selfplay::cluster::complete_rows(&dir.join(GAMES_FILE)).unwrap();
     selfplay::cluster::shard_folders_with_games(out).iter().map(rows).sum()
 }
 
