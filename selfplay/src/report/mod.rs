@@ -1237,14 +1237,23 @@ fn spsa_section(dir: &Path) -> Result<String, String> {
         sum(|r| r.cpu_seconds),
         esc(&age_text(&path))
     );
-    if let (Some(first), Some(last)) = (rows.first(), rows.last()) {
-        out += "<table>\n<tr><th class=\"text\">parameter</th><th>after the first iteration</th><th>now</th></tr>\n";
+    let starts = spsa_starts(&dir.join(SPSA_SETTINGS_FILE), &params)?;
+    if let Some(last) = rows.last() {
+        out += "<table>\n<tr><th class=\"text\">parameter</th><th>start</th><th>range</th><th>now</th>\
+                <th>moved (in c_end)</th></tr>\n";
         for (k, name) in params.iter().enumerate() {
+            let now = last.theta[k];
+            let shown = format!("{now:.SPSA_DECIMALS$}");
+            let shown = shown.trim_end_matches('0').trim_end_matches('.');
+            let (start, range, moved) = match &starts[k] {
+                Some(s) => {
+                    (s.start.to_string(), format!("{}-{}", s.min, s.max), format!("{:+.2}", (now - s.start) / s.c_end))
+                }
+                None => ("?".into(), "?".into(), "?".into()),
+            };
             out += &format!(
-                "<tr><td class=\"text\">{}</td><td>{}</td><td>{}</td></tr>\n",
-                esc(name),
-                first.theta[k],
-                last.theta[k]
+                "<tr><td class=\"text\">{}</td><td>{start}</td><td>{range}</td><td>{shown}</td><td>{moved}</td></tr>\n",
+                esc(name)
             );
         }
         out += "</table>\n";
@@ -1278,13 +1287,44 @@ fn spsa_section(dir: &Path) -> Result<String, String> {
             size: plot::SMALL,
             integer_x: true,
             series: vec![plot::Series::line(name, plot::thin(&points, MAX_PLOT_POINTS))],
-            rules: Vec::new(),
+            rules: starts[k].iter().map(|s| plot::Rule { y: s.start, label: "start".into() }).collect(),
             edge_beyond: None,
         }
         .svg();
     }
     out += "</div>\n</section>\n";
     Ok(out)
+}
+
+/// Decimals of an SPSA parameter's value in the table (`tuned.txt` has
+/// them all).
+const SPSA_DECIMALS: usize = 4;
+
+/// Where an SPSA parameter started and what bounds it (`tuner spsa`'s
+/// settings in [`SPSA_SETTINGS_FILE`]).
+struct SpsaStart {
+    start: f64,
+    min: f64,
+    max: f64,
+    c_end: f64,
+}
+
+/// The start of each of `params` as the run's settings (`path`) give it;
+/// `None` for a parameter they do not name (or when there is no file).
+fn spsa_starts(path: &Path, params: &[String]) -> Result<Vec<Option<SpsaStart>>, String> {
+    if !path.is_file() {
+        return Ok(params.iter().map(|_| None).collect());
+    }
+    let value = read_json(path)?;
+    let listed = value["settings"]["params"].as_array().map(Vec::as_slice).unwrap_or_default();
+    Ok(params
+        .iter()
+        .map(|name| {
+            let p = listed.iter().find(|p| p["name"].as_str() == Some(name))?;
+            let field = |k: &str| p[k].as_f64();
+            Some(SpsaStart { start: field("start")?, min: field("min")?, max: field("max")?, c_end: field("c_end")? })
+        })
+        .collect())
 }
 
 #[cfg(test)]
@@ -1381,8 +1421,12 @@ losses,elo,elo_error,llr,accepted,cumulative_elo,weights,selfplay_cpu,label_cpu,
     fn spsa_dir(name: &str) -> PathBuf {
         let dir = temp_dir(name);
         fs::write(dir.join(SPSA_FILE), SPSA).unwrap();
-        fs::write(dir.join(SPSA_SETTINGS_FILE), r#"{"command": ["tuner", "spsa"], "settings": {"iterations": 3}}"#)
-            .unwrap();
+        fs::write(
+            dir.join(SPSA_SETTINGS_FILE),
+            r#"{"command": ["tuner", "spsa"], "settings": {"iterations": 3, "params": [
+                {"name": "search.a", "integer": false, "start": 10, "min": 5, "max": 20, "c_end": 0.5, "r_end": 0.01}]}}"#,
+        )
+        .unwrap();
         dir
     }
 
@@ -1545,8 +1589,14 @@ losses,elo,elo_error,llr,accepted,cumulative_elo,weights,selfplay_cpu,label_cpu,
         balanced(&html).unwrap();
         no_network(&html);
         assert!(html.contains("spsa.csv: 3 iterations, 12 games, W-D-L 6-3-3 (the plus side's), 3.7 CPU s"), "{html}");
-        assert!(html.contains("<td class=\"text\">search.a</td><td>10.5</td><td>11</td>"));
-        assert!(html.contains("<td class=\"text\">search.b</td><td>3</td><td>2.25</td>"));
+        // search.a's start and range come from spsa.json, which does not
+        // name search.b.
+        assert!(
+            html.contains("<td class=\"text\">search.a</td><td>10</td><td>5-20</td><td>11</td><td>+2.00</td>"),
+            "{html}"
+        );
+        assert!(html.contains("<td class=\"text\">search.b</td><td>?</td><td>?</td><td>2.25</td><td>?</td>"));
+        assert_eq!(html.matches(">start</text>").count(), 1, "one start line, search.a's");
         // The running result and one plot per parameter.
         assert_eq!(html.matches("<svg").count(), 3);
         fs::remove_dir_all(&dir).unwrap();
