@@ -77,6 +77,11 @@ fn a_killed_spsa_run_resumes_on_the_same_trajectory() {
     let tuned = std::fs::read_to_string(whole.join(TUNED_FILE)).unwrap();
     assert!(tuned.contains("--param mpc.confidence=") && tuned.contains("search.aspiration_depth: 4 -> "), "{tuned}");
     assert!(String::from_utf8_lossy(&out.stdout).contains("--param search.aspiration_depth="));
+    // The report reads each start and range from the spsa.json the tuner
+    // wrote (the values of PARAMS above).
+    let html = selfplay::report::render(std::slice::from_ref(&whole)).unwrap();
+    assert!(html.contains("<td class=\"text\">mpc.confidence</td><td>1</td><td>0-3</td>"), "{html}");
+    assert!(html.contains("<td class=\"text\">search.aspiration_depth</td><td>4</td><td>1-8</td>"), "{html}");
 
     // Killed once its first iteration is recorded, then rerun.
     let cut = dir.join("cut");
