@@ -19,8 +19,15 @@ pub const WIDE: Size = Size { width: 640.0, height: 260.0 };
 pub const SMALL: Size = Size { width: 380.0, height: 200.0 };
 /// The series' colours, in order.
 pub const PALETTE: [&str; 8] = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"];
-/// Room left of the plot area (tick labels, y label).
+/// Room left of the plot area at least (tick labels, y label).
 const LEFT: f64 = 64.0;
+/// Room the rotated y label takes at the left edge.
+const Y_LABEL_ROOM: f64 = 22.0;
+/// Width of a tick label's character in pixels: a digit of the page's
+/// sans-serif at its default size, rounded up.
+const CHAR_WIDTH: f64 = 9.5;
+/// Gap between a tick mark and its label.
+const LABEL_GAP: f64 = 2.0;
 /// Room right of the plot area.
 const RIGHT: f64 = 16.0;
 /// Room above the plot area (the title).
@@ -183,6 +190,25 @@ impl Axis {
     }
 }
 
+/// The plot area's edges in pixels.
+#[derive(Clone, Copy, Debug)]
+struct Area {
+    x0: f64,
+    x1: f64,
+    y0: f64,
+    y1: f64,
+}
+
+impl Area {
+    /// The plot area of a plot of `size` whose y axis is `y`: the margin
+    /// on the left grows to hold the longest tick label beside the y label.
+    fn new(size: Size, y: Option<&Axis>) -> Area {
+        let widest = y.map_or(0, |axis| axis.ticks().iter().map(|&t| axis.label(t).chars().count()).max().unwrap_or(0));
+        let left = LEFT.max(Y_LABEL_ROOM + TICK_LENGTH + LABEL_GAP + widest as f64 * CHAR_WIDTH);
+        Area { x0: left, x1: size.width - RIGHT, y0: TOP, y1: size.height - BOTTOM }
+    }
+}
+
 /// The opening `<svg>` tag and the title.
 fn open(title: &str, width: f64, height: f64) -> String {
     format!(
@@ -195,8 +221,8 @@ fn open(title: &str, width: f64, height: f64) -> String {
 }
 
 /// The axis labels of a plot area.
-fn axis_labels(x_label: &str, y_label: &str, size: Size) -> String {
-    let (x0, x1, y0, y1) = (LEFT, size.width - RIGHT, TOP, size.height - BOTTOM);
+fn axis_labels(x_label: &str, y_label: &str, size: Size, area: Area) -> String {
+    let Area { x0, x1, y0, y1 } = area;
     format!(
         "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>\n\
          <text transform=\"translate(14 {:.1}) rotate(-90)\" text-anchor=\"middle\">{}</text>\n",
@@ -209,8 +235,8 @@ fn axis_labels(x_label: &str, y_label: &str, size: Size) -> String {
 }
 
 /// The y ticks, their labels and light grid lines across the plot area.
-fn y_ticks(axis: &Axis, size: Size) -> String {
-    let (x0, x1, y0, y1) = (LEFT, size.width - RIGHT, TOP, size.height - BOTTOM);
+fn y_ticks(axis: &Axis, area: Area) -> String {
+    let Area { x0, x1, y0, y1 } = area;
     let mut out = String::new();
     for t in axis.ticks() {
         let py = axis.map(t, y1, y0);
@@ -219,7 +245,7 @@ fn y_ticks(axis: &Axis, size: Size) -> String {
              <line x1=\"{:.1}\" y1=\"{py:.1}\" x2=\"{x0:.1}\" y2=\"{py:.1}\" stroke=\"#666\"/>\n\
              <text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>\n",
             x0 - TICK_LENGTH,
-            x0 - TICK_LENGTH - 2.0,
+            x0 - TICK_LENGTH - LABEL_GAP,
             py + TEXT_DROP / 3.0,
             axis.label(t)
         );
@@ -232,7 +258,6 @@ impl Plot {
     pub fn svg(&self) -> String {
         let legend = if self.series.len() > 1 { self.series.len() } else { 0 };
         let height = self.size.height + legend as f64 * LEGEND_ROW;
-        let (x0, x1, y0, y1) = (LEFT, self.size.width - RIGHT, TOP, self.size.height - BOTTOM);
         let mut out = open(&self.title, self.size.width, height);
         let xs = self.series.iter().flat_map(|s| s.points.iter().map(|p| p.0).chain(s.band.iter().map(|b| b.0)));
         let inside = |y: f64| self.edge_beyond.is_none_or(|edge| y.abs() < edge);
@@ -243,15 +268,17 @@ impl Plot {
             .filter(|&y| inside(y));
         let has_points = self.series.iter().any(|s| s.points.iter().any(|p| p.0.is_finite() && p.1.is_finite()));
         let axes = Axis::new(xs, self.integer_x).zip(Axis::new(ys.chain(self.rules.iter().map(|r| r.y)), false));
+        let area = Area::new(self.size, axes.as_ref().map(|(_, ay)| ay));
+        let Area { x0, x1, y0, y1 } = area;
         out += &format!(
             "<rect x=\"{x0:.1}\" y=\"{y0:.1}\" width=\"{:.1}\" height=\"{:.1}\" fill=\"none\" stroke=\"#999\"/>\n",
             x1 - x0,
             y1 - y0
         );
-        out += &axis_labels(&self.x_label, &self.y_label, self.size);
+        out += &axis_labels(&self.x_label, &self.y_label, self.size, area);
         match axes {
             Some((ax, ay)) if has_points => {
-                out += &y_ticks(&ay, self.size);
+                out += &y_ticks(&ay, area);
                 for t in ax.ticks() {
                     let px = ax.map(t, x0, x1);
                     out += &format!(
@@ -364,21 +391,22 @@ impl Bars {
     /// The chart as an `<svg>` element.
     pub fn svg(&self) -> String {
         let size = self.size;
-        let (x0, x1, y0, y1) = (LEFT, size.width - RIGHT, TOP, size.height - BOTTOM);
-        let mut out = open(&self.title, size.width, size.height);
-        out += &format!(
-            "<rect x=\"{x0:.1}\" y=\"{y0:.1}\" width=\"{:.1}\" height=\"{:.1}\" fill=\"none\" stroke=\"#999\"/>\n",
-            x1 - x0,
-            y1 - y0
-        );
-        out += &axis_labels("", &self.y_label, size);
         // From 0 to at least 1, so that bars of zeros stand on an axis.
         let axis = Axis::new(self.values.iter().copied().chain([0.0, 1.0]), true).unwrap_or(Axis {
             lo: 0.0,
             hi: 1.0,
             step: 1.0,
         });
-        out += &y_ticks(&axis, size);
+        let area = Area::new(size, Some(&axis));
+        let Area { x0, x1, y0, y1 } = area;
+        let mut out = open(&self.title, size.width, size.height);
+        out += &format!(
+            "<rect x=\"{x0:.1}\" y=\"{y0:.1}\" width=\"{:.1}\" height=\"{:.1}\" fill=\"none\" stroke=\"#999\"/>\n",
+            x1 - x0,
+            y1 - y0
+        );
+        out += &axis_labels("", &self.y_label, size, area);
+        out += &y_ticks(&axis, area);
         let base = axis.map(0.0, y1, y0);
         let slot = (x1 - x0) / self.values.len().max(1) as f64;
         for (k, (label, &value)) in self.labels.iter().zip(&self.values).enumerate() {
@@ -400,5 +428,57 @@ impl Bars {
         }
         out += "</svg>\n";
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The left edge of the plot area and the y tick labels of an SVG plot.
+    fn area_and_labels(svg: &str) -> (f64, Vec<String>) {
+        let x0: f64 = svg.split("<rect x=\"").nth(1).and_then(|r| r.split('"').next()).unwrap().parse().unwrap();
+        let labels =
+            svg.split("text-anchor=\"end\">").skip(1).map(|t| t.split('<').next().unwrap().to_string()).collect();
+        (x0, labels)
+    }
+
+    #[test]
+    fn long_tick_labels_stay_clear_of_the_y_label() {
+        let tiny = |scale: f64| Plot {
+            title: "t".into(),
+            x_label: "ply".into(),
+            y_label: "CPU s".into(),
+            size: SMALL,
+            integer_x: true,
+            series: vec![Series::line("a", (1..=9).map(|i| (f64::from(i), f64::from(i) * scale)).collect())],
+            rules: Vec::new(),
+            edge_beyond: None,
+        };
+        for scale in [1.0, 0.00002, -123_456.0] {
+            let (x0, labels) = area_and_labels(&tiny(scale).svg());
+            assert!(labels.len() >= 3, "{labels:?}");
+            for label in &labels {
+                let start = x0 - TICK_LENGTH - LABEL_GAP - label.len() as f64 * CHAR_WIDTH;
+                assert!(start >= Y_LABEL_ROOM, "scale {scale}: {label} starts at {start}, plot area at {x0}");
+            }
+        }
+        // Short labels keep the usual margin.
+        assert_eq!(area_and_labels(&tiny(1.0).svg()).0, LEFT);
+    }
+
+    #[test]
+    fn bar_charts_make_room_for_their_ticks() {
+        let bars = Bars {
+            title: "b".into(),
+            y_label: "games".into(),
+            labels: vec!["LL".into(), "WW".into()],
+            values: vec![1_000_000.0, 2.0],
+            size: SMALL,
+        };
+        let (x0, labels) = area_and_labels(&bars.svg());
+        let widest = labels.iter().map(String::len).max().unwrap();
+        assert_eq!(widest, "1000000".len(), "{labels:?}");
+        assert!(x0 - TICK_LENGTH - LABEL_GAP - widest as f64 * CHAR_WIDTH >= Y_LABEL_ROOM, "{x0}");
     }
 }
