@@ -68,9 +68,19 @@ const TWELVE_CELLS: usize = Size12::CELLS;
 /// journal/endgame.md, "A narrower sigma for the selective solves"); nodes two plies deep ask
 /// for every child's table bucket while they order (book:
 /// journal/search-speed.md, "Every child's bucket at depth 2").
+/// Multi-ProbCut's confidence, depth ratio and sigma and five factors of
+/// the time plan are SPSA's (`data/spsa/othello8-run.sh`: 280 iterations at
+/// 10 s a game, proven by a match at 30 s against the values before;
+/// book: journal/tuning-loop.md, "SPSA over Multi-ProbCut and the time plan").
 const EIGHT_PARAMS: SearchParams = SearchParams {
-    mpc_confidence: 1.5,
-    mpc_sigma: 0.741,
+    mpc_confidence: 1.095,
+    mpc_depth_ratio: 0.562,
+    mpc_sigma: 0.667,
+    peak_bonus: 0.637,
+    start_allowance: 0.912,
+    min_use: 0.504,
+    unstable_factor: 1.336,
+    extra_moves: 1.178,
     mpc_sigma_per_ply: 0.235,
     guess_depth: 10.0,
     solve_first_confidence: 0.0,
