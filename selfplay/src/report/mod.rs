@@ -199,7 +199,7 @@ const STYLE: &str = "body{font-family:sans-serif;margin:1.5em;color:#222;max-wid
 table{border-collapse:collapse;margin:.5em 0}\
 td,th{border:1px solid #ccc;padding:2px 6px;font-size:13px;text-align:right}\
 th{background:#f0f0f0}td.text,th.text{text-align:left}.wide{overflow-x:auto}.wide td{white-space:nowrap}\
-section{border-top:2px solid #888;margin-top:1.5em}\
+section{border-top:2px solid #888;margin-top:1.5em}h2,h3{overflow-wrap:anywhere}\
 .plots{display:flex;flex-wrap:wrap;gap:12px}svg.plot{background:#fff;border:1px solid #ddd}\
 svg text{font-size:11px;font-family:sans-serif}.note{color:#555;font-size:13px}.viewer-info{font-family:monospace}";
 

@@ -23,9 +23,9 @@ pub const PALETTE: [&str; 8] = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#94
 const LEFT: f64 = 64.0;
 /// Room the rotated y label takes at the left edge.
 const Y_LABEL_ROOM: f64 = 22.0;
-/// Width of a tick label's character in pixels: a digit of the page's
-/// sans-serif at its default size, rounded up.
-const CHAR_WIDTH: f64 = 9.5;
+/// Width of a tick label's character in pixels: a digit of the plots'
+/// 11 px sans-serif (the report's style sheet), rounded up.
+const CHAR_WIDTH: f64 = 7.0;
 /// Gap between a tick mark and its label.
 const LABEL_GAP: f64 = 2.0;
 /// Room right of the plot area.
